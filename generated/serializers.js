@@ -336,6 +336,10 @@ function c_EventStats_f18901db2b3e(v) {
   return o_d06bd967bd62(v);
 }
 
+function c_EventUserProfile_5a448454afe7(v) {
+  return o_effd507650fc(v);
+}
+
 function c_ExperienceProduct_d4a569fe6cd7(v) {
   return o_d2d33482cce4(v);
 }
@@ -604,12 +608,12 @@ function c_Permission_c9d2bb614130(v) {
   return o_cf566f9e3f70(v);
 }
 
-function c_PersonEnvelope_ef92e1832462(v) {
-  return o_b0cdcd154865(v);
+function c_PersonEnvelope_c97d583c970b(v) {
+  return o_c6ef3dc5c7c5(v);
 }
 
-function c_Person_97d9e70b4e47(v) {
-  return o_6f4a38061085(v);
+function c_Person_7d351df760b6(v) {
+  return o_e72389ef261c(v);
 }
 
 function c_Product_1688f9bc3877(v) {
@@ -752,8 +756,8 @@ function c_TeamMember_f1b19617cc14(v) {
   return o_5870c2dc518f(v);
 }
 
-function c_TrackedEvent_02027fe1cbc9(v) {
-  return o_abe6165e4936(v);
+function c_TrackedEvent_846a8982a7a5(v) {
+  return o_a40902efb21d(v);
 }
 
 function c_TransferParty_935aeab7c8f6(v) {
@@ -2876,6 +2880,16 @@ function o_4141d6f9bb5d(v) {
   return out + '}';
 }
 
+function o_41f548ee3dc1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Person_7d351df760b6(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_42146be93979(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3762,16 +3776,6 @@ function o_5efb769618f8(v) {
   return out + '}';
 }
 
-function o_60f23f4a4bd6(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Person_97d9e70b4e47(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_615e3793f599(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4120,38 +4124,6 @@ function o_6e2ae5c80622(v) {
   return out + '}';
 }
 
-function o_6f4a38061085(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["phone"];
-  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_count"];
-  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["purchase_count"];
-  if (x !== undefined) { out += sep + "\"purchase_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["first_seen_at"];
-  if (x !== undefined) { out += sep + "\"first_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_seen_at"];
-  if (x !== undefined) { out += sep + "\"last_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_7073f2bfb7d6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4305,16 +4277,6 @@ function o_7645a65d431d(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_DisputeAlert_00269bc85a31(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_76a372672a8c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_02027fe1cbc9(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5334,6 +5296,16 @@ function o_9991bd730aad(v) {
   return out + '}';
 }
 
+function o_99fb7eb7f0b7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_846a8982a7a5(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_9a078b281572(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5632,6 +5604,54 @@ function o_a3fa0b0eabda(v) {
   return out + '}';
 }
 
+function o_a40902efb21d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["custom_name"];
+  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_time"];
+  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action_source"];
+  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["referrer_url"];
+  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["context"];
+  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["resumed"];
+  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_a4b0b24e1152(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5773,46 +5793,6 @@ function o_abe21acabb57(v) {
   if (x !== undefined) { out += sep + "\"estimated_arrival\":" + c_ArrivalEstimates_5c5c9563fe2a(x); sep = ','; }
   x = v["quote"];
   if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_016f52ee397a(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_abe6165e4936(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_name"];
-  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["custom_name"];
-  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_time"];
-  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action_source"];
-  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["referrer_url"];
-  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["context"];
-  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
@@ -5975,14 +5955,6 @@ function o_b0784085de8c(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_b0cdcd154865(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + c_Person_97d9e70b4e47(x); sep = ','; }
   return out + '}';
 }
 
@@ -6497,6 +6469,14 @@ function o_c6b90cf9046f(v) {
   if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["profile_picture"];
   if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_c6ef3dc5c7c5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_Person_7d351df760b6(x); sep = ','; }
   return out + '}';
 }
 
@@ -7210,6 +7190,56 @@ function o_e60a0649ef3e(v) {
   return out + '}';
 }
 
+function o_e72389ef261c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["state"];
+  if (x !== undefined) { out += sep + "\"state\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["postal_code"];
+  if (x !== undefined) { out += sep + "\"postal_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["birthdate"];
+  if (x !== undefined) { out += sep + "\"birthdate\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["gender"];
+  if (x !== undefined) { out += sep + "\"gender\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_count"];
+  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["purchase_count"];
+  if (x !== undefined) { out += sep + "\"purchase_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["first_seen_at"];
+  if (x !== undefined) { out += sep + "\"first_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_seen_at"];
+  if (x !== undefined) { out += sep + "\"last_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e73fa575c0d9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7361,6 +7391,26 @@ function o_ee3722cf0f02(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_effd507650fc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7918,10 +7968,6 @@ function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
 }
 
-function r_4055c415ff4d(v) {
-  return o_60f23f4a4bd6(v);
-}
-
 function r_4123f56b5c2d(v) {
   return c_StatMetricList_3a5c8f046663(v);
 }
@@ -8016,6 +8062,10 @@ function r_53b79eaa35df(v) {
 
 function r_54f58834d37f(v) {
   return c_App_1835d8f8c8a6(v);
+}
+
+function r_55cf5e2c3d16(v) {
+  return c_PersonEnvelope_c97d583c970b(v);
 }
 
 function r_56424630289a(v) {
@@ -8172,6 +8222,10 @@ function r_7d17c25ea40d(v) {
 
 function r_805132041955(v) {
   return c_ResolutionCenterCase_702523073ba3(v);
+}
+
+function r_8123e3e14ec9(v) {
+  return o_41f548ee3dc1(v);
 }
 
 function r_8217a0e68990(v) {
@@ -8398,10 +8452,6 @@ function r_b12f95478b40(v) {
   return c_FinancialReport_e783b9bef353(v);
 }
 
-function r_b2508fbb6124(v) {
-  return c_PersonEnvelope_ef92e1832462(v);
-}
-
 function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
 }
@@ -8424,10 +8474,6 @@ function r_bafbdf138975(v) {
 
 function r_bc1ce7c718da(v) {
   return o_59e3219efeca(v);
-}
-
-function r_bde081132a3f(v) {
-  return c_TrackedEvent_02027fe1cbc9(v);
 }
 
 function r_bf208dd6e948(v) {
@@ -8480,10 +8526,6 @@ function r_ca49b9ee915f(v) {
 
 function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
-}
-
-function r_cc963767b5c4(v) {
-  return o_76a372672a8c(v);
 }
 
 function r_ccdf240c8fa6(v) {
@@ -8570,6 +8612,10 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
+function r_da80c3b58188(v) {
+  return c_TrackedEvent_846a8982a7a5(v);
+}
+
 function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
@@ -8596,6 +8642,10 @@ function r_e52bad058cba(v) {
 
 function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
+}
+
+function r_e6d8fec06bc5(v) {
+  return o_99fb7eb7f0b7(v);
 }
 
 function r_e789f983743c(v) {
@@ -8717,7 +8767,7 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
-  "createEvent": { "2026-09-06": r_bde081132a3f, "2026-09-02": r_bde081132a3f, "2026-08-28": r_bde081132a3f, "2026-08-25": r_bde081132a3f, "2026-08-21": r_bde081132a3f, "2026-08-14": r_bde081132a3f, "2026-08-07": r_bde081132a3f, "2026-07-30": r_bde081132a3f, "2026-07-23": r_bde081132a3f, "2026-07-22": r_bde081132a3f, "2026-07-20": r_bde081132a3f, "2025-01-01": r_bde081132a3f },
+  "createEvent": { "2026-09-06": r_da80c3b58188, "2026-09-02": r_da80c3b58188, "2026-08-28": r_da80c3b58188, "2026-08-25": r_da80c3b58188, "2026-08-21": r_da80c3b58188, "2026-08-14": r_da80c3b58188, "2026-08-07": r_da80c3b58188, "2026-07-30": r_da80c3b58188, "2026-07-23": r_da80c3b58188, "2026-07-22": r_da80c3b58188, "2026-07-20": r_da80c3b58188, "2025-01-01": r_da80c3b58188 },
   "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
@@ -8790,7 +8840,7 @@ export const serializers = {
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
-  "listEvents": { "2026-09-06": r_cc963767b5c4, "2026-09-02": r_cc963767b5c4, "2026-08-28": r_cc963767b5c4, "2026-08-25": r_cc963767b5c4, "2026-08-21": r_cc963767b5c4, "2026-08-14": r_cc963767b5c4, "2026-08-07": r_cc963767b5c4, "2026-07-30": r_cc963767b5c4, "2026-07-23": r_cc963767b5c4, "2026-07-22": r_cc963767b5c4, "2026-07-20": r_cc963767b5c4, "2025-01-01": r_cc963767b5c4 },
+  "listEvents": { "2026-09-06": r_e6d8fec06bc5, "2026-09-02": r_e6d8fec06bc5, "2026-08-28": r_e6d8fec06bc5, "2026-08-25": r_e6d8fec06bc5, "2026-08-21": r_e6d8fec06bc5, "2026-08-14": r_e6d8fec06bc5, "2026-08-07": r_e6d8fec06bc5, "2026-07-30": r_e6d8fec06bc5, "2026-07-23": r_e6d8fec06bc5, "2026-07-22": r_e6d8fec06bc5, "2026-07-20": r_e6d8fec06bc5, "2025-01-01": r_e6d8fec06bc5 },
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
@@ -8811,7 +8861,7 @@ export const serializers = {
   "listPayments": { "2026-09-06": r_8b5bdcfc3472, "2026-09-02": r_71b034d53cc0, "2026-08-28": r_71b034d53cc0, "2026-08-25": r_71b034d53cc0, "2026-08-21": r_71b034d53cc0, "2026-08-14": r_bc1ce7c718da, "2026-08-07": r_bc1ce7c718da, "2026-07-30": r_bc1ce7c718da, "2026-07-23": r_bc1ce7c718da, "2026-07-22": r_bc1ce7c718da, "2026-07-20": r_bc1ce7c718da, "2025-01-01": r_bc1ce7c718da },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_d77364dd2b8d, "2026-07-22": r_d77364dd2b8d, "2026-07-20": r_d77364dd2b8d, "2025-01-01": r_d77364dd2b8d },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
-  "listPeople": { "2026-09-06": r_4055c415ff4d, "2026-09-02": r_4055c415ff4d, "2026-08-28": r_4055c415ff4d, "2026-08-25": r_4055c415ff4d, "2026-08-21": r_4055c415ff4d, "2026-08-14": r_4055c415ff4d, "2026-08-07": r_4055c415ff4d, "2026-07-30": r_4055c415ff4d, "2026-07-23": r_4055c415ff4d, "2026-07-22": r_4055c415ff4d, "2026-07-20": r_4055c415ff4d, "2025-01-01": r_4055c415ff4d },
+  "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
   "listPlans": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listProducts": { "2026-09-06": r_c3fb51457cbd, "2026-09-02": r_c3fb51457cbd, "2026-08-28": r_c3fb51457cbd, "2026-08-25": r_c3fb51457cbd, "2026-08-21": r_c3fb51457cbd, "2026-08-14": r_c3fb51457cbd, "2026-08-07": r_c3fb51457cbd, "2026-07-30": r_c3fb51457cbd, "2026-07-23": r_c3fb51457cbd, "2026-07-22": r_c3fb51457cbd, "2026-07-20": r_2d3bb78040bd, "2025-01-01": r_2d3bb78040bd },
@@ -8888,7 +8938,7 @@ export const serializers = {
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
-  "retrievePerson": { "2026-09-06": r_b2508fbb6124, "2026-09-02": r_b2508fbb6124, "2026-08-28": r_b2508fbb6124, "2026-08-25": r_b2508fbb6124, "2026-08-21": r_b2508fbb6124, "2026-08-14": r_b2508fbb6124, "2026-08-07": r_b2508fbb6124, "2026-07-30": r_b2508fbb6124, "2026-07-23": r_b2508fbb6124, "2026-07-22": r_b2508fbb6124, "2026-07-20": r_b2508fbb6124, "2025-01-01": r_b2508fbb6124 },
+  "retrievePerson": { "2026-09-06": r_55cf5e2c3d16, "2026-09-02": r_55cf5e2c3d16, "2026-08-28": r_55cf5e2c3d16, "2026-08-25": r_55cf5e2c3d16, "2026-08-21": r_55cf5e2c3d16, "2026-08-14": r_55cf5e2c3d16, "2026-08-07": r_55cf5e2c3d16, "2026-07-30": r_55cf5e2c3d16, "2026-07-23": r_55cf5e2c3d16, "2026-07-22": r_55cf5e2c3d16, "2026-07-20": r_55cf5e2c3d16, "2025-01-01": r_55cf5e2c3d16 },
   "retrievePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },

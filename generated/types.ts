@@ -1549,6 +1549,16 @@ export interface Person {
     email: string | null;
     name: string | null;
     phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    username: string | null;
+    city: string | null;
+    state: string | null;
+    country: string | null;
+    postal_code: string | null;
+    /** YYYY-MM-DD, as the latest event carried it. */
+    birthdate: string | null;
+    gender: string | null;
     /** Events tracked for this person (merged people's included). */
     event_count: number;
     /** Its events attributed to a payment. */
@@ -1599,7 +1609,26 @@ export interface TrackedEvent {
     product_id: string | null;
     plan_id: string | null;
     context: EventContext | null;
+    /** For leave events: milliseconds on the page. */
+    duration: number | null;
+    /** For page events: restored from the back/forward cache. */
+    resumed: boolean | null;
+    /** For identify events: where the identity was captured. */
+    source: string | null;
+    /** Who made the event, as the event carried it. */
+    user: EventUserProfile;
     created_at: string;
+}
+
+/** The user facts an event carried (the official client's event user). */
+export interface EventUserProfile {
+    email: string | null;
+    name: string | null;
+    phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    city: string | null;
+    country: string | null;
 }
 
 /** One event name's conversions over the window. */
@@ -3845,7 +3874,7 @@ export type RetrieveWithdrawalOutput = Withdrawal;
 export interface CreateEventInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; name?: string; phone?: string } };
+    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; duration?: number; resumed?: boolean; source?: "url" | "form" | "manual" | "iframe"; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; name?: string; phone?: string; first_name?: string; last_name?: string; username?: string; city?: string; state?: string; country?: string; postal_code?: string; birthdate?: string; gender?: "male" | "female" } };
 }
 
 export type CreateEventOutput = TrackedEvent;

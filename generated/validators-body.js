@@ -96,21 +96,8 @@ return errors === 0;
 }
 validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_03751ca456a6 = validate19;
-const schema22 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"custom_name":{"type":"string","minLength":1,"maxLength":200},"event_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"event_time":{"type":"string","format":"date-time"},"action_source":{"type":"string","enum":["email","website","app","phone_call","chat","physical_store","system_generated","business_messaging","other"]},"url":{"type":"string","maxLength":2048},"referrer_url":{"type":"string","maxLength":2048},"title":{"type":"string","maxLength":500},"value":{"type":"number","minimum":0,"maximum":90071992547409},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"context":{"type":"object","properties":{"ad_campaign_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_set_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"utm_source":{"type":"string","maxLength":500},"utm_medium":{"type":"string","maxLength":500},"utm_campaign":{"type":"string","maxLength":500},"utm_term":{"type":"string","maxLength":500},"utm_content":{"type":"string","maxLength":500},"fbc":{"type":"string","maxLength":500},"fbclid":{"type":"string","maxLength":500},"fbp":{"type":"string","maxLength":500},"fingerprint":{"type":"string","maxLength":500},"ga":{"type":"string","maxLength":500},"gbraid":{"type":"string","maxLength":500},"gclid":{"type":"string","maxLength":500},"ig_sid":{"type":"string","maxLength":500},"ip_address":{"type":"string","maxLength":500},"language":{"type":"string","maxLength":500},"li_fat_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,500}$"},"msclkid":{"type":"string","maxLength":500},"rdt_cid":{"type":"string","maxLength":500},"sccid":{"type":"string","maxLength":500},"screen_resolution":{"type":"string","maxLength":500},"timezone":{"type":"string","maxLength":500},"ttclid":{"type":"string","maxLength":500},"ttp":{"type":"string","maxLength":500},"twclid":{"type":"string","maxLength":500},"user_agent":{"type":"string","maxLength":500},"utm_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"wbraid":{"type":"string","maxLength":500},"fingerprint_confidence":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false},"user":{"type":"object","properties":{"anonymous_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"email":{"type":"string","pattern":"^[^@\\s]{1,64}@[^@\\s]{1,190}$"},"name":{"type":"string","maxLength":200},"phone":{"type":"string","pattern":"^\\+?[0-9 ().-]{3,32}$"}},"additionalProperties":false}},"additionalProperties":false,"required":["account_id","event_name","user"]};
-const func3 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
-const pattern5 = new RegExp("^[A-Za-z0-9_.:-]{1,200}$", "u");
-const pattern6 = new RegExp("^[a-z]{3}$", "u");
-const pattern7 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
-const pattern8 = new RegExp("^prod_[A-Za-z0-9]+$", "u");
-const pattern9 = new RegExp("^plan_[A-Za-z0-9]+$", "u");
-const pattern13 = new RegExp("^[A-Za-z0-9_.:-]{1,500}$", "u");
-const pattern15 = new RegExp("^[A-Za-z0-9_.:-]{1,128}$", "u");
-const pattern16 = new RegExp("^user_[A-Za-z0-9]+$", "u");
-const pattern17 = new RegExp("^[^@\\s]{1,64}@[^@\\s]{1,190}$", "u");
-const pattern18 = new RegExp("^\\+?[0-9 ().-]{3,32}$", "u");
-const formats0 = inputFormats["date-time"];
+export const body_042a047a0378 = validate19;
+const schema22 = {"type":"object","properties":{"filename":{"type":"string","minLength":1,"maxLength":255},"content_type":{"type":"string","enum":["image/png","image/jpeg","image/gif","image/webp","application/pdf","text/csv","text/plain","application/json","video/mp4","application/octet-stream"]},"visibility":{"type":["string","null"],"enum":["public","private",null]},"size":{"type":"integer","minimum":1,"maximum":104857600},"parts":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false,"required":["filename"]};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -125,38 +112,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.event_name === undefined) && (missing0 = "event_name"))) || ((data.user === undefined) && (missing0 = "user"))){
+if((data.filename === undefined) && (missing0 = "filename")){
 validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema22.properties, key0))){
+if(!(((((key0 === "filename") || (key0 === "content_type")) || (key0 === "visibility")) || (key0 === "size")) || (key0 === "parts"))){
 validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.filename !== undefined){
+let data0 = data.filename;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate19.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data0) > 255){
+validate19.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate19.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func1(data0) < 1){
+validate19.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate19.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate19.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -166,20 +153,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_name !== undefined){
-let data1 = data.event_name;
+if(data.content_type !== undefined){
+let data1 = data.content_type;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-validate19.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
+if(typeof data1 !== "string"){
+validate19.errors = [{instancePath:instancePath+"/content_type",schemaPath:"#/properties/content_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((((((((((data1 === "image/png") || (data1 === "image/jpeg")) || (data1 === "image/gif")) || (data1 === "image/webp")) || (data1 === "application/pdf")) || (data1 === "text/csv")) || (data1 === "text/plain")) || (data1 === "application/json")) || (data1 === "video/mp4")) || (data1 === "application/octet-stream"))){
+validate19.errors = [{instancePath:instancePath+"/content_type",schemaPath:"#/properties/content_type/enum",keyword:"enum",params:{allowedValues: schema22.properties.content_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -187,26 +170,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.custom_name !== undefined){
-let data2 = data.custom_name;
+if(data.visibility !== undefined){
+let data2 = data.visibility;
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-validate19.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if((typeof data2 !== "string") && (data2 !== null)){
+validate19.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: schema22.properties.visibility.type},message:"must be string,null"}];
 return false;
 }
-else {
-if(func1(data2) < 1){
-validate19.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(((data2 === "public") || (data2 === "private")) || (data2 === null))){
+validate19.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema22.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs6 === errors;
 }
@@ -214,19 +187,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_id !== undefined){
-let data3 = data.event_id;
+if(data.size !== undefined){
+let data3 = data.size;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern5.test(data3)){
-validate19.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate19.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 104857600 || isNaN(data3)){
+validate19.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 104857600},message:"must be <= 104857600"}];
+return false;
 }
 else {
-validate19.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data3 < 1 || isNaN(data3)){
+validate19.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs8 === errors;
@@ -235,20 +214,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_time !== undefined){
-let data4 = data.event_time;
+if(data.parts !== undefined){
+let data4 = data.parts;
 const _errs10 = errors;
-if(errors === _errs10){
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!(formats0(data4))){
-validate19.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate19.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 100 || isNaN(data4)){
+validate19.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
 }
 else {
-validate19.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data4 < 1 || isNaN(data4)){
+validate19.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
 }
 }
 }
@@ -256,1080 +239,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.action_source !== undefined){
-let data5 = data.action_source;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate19.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((data5 === "email") || (data5 === "website")) || (data5 === "app")) || (data5 === "phone_call")) || (data5 === "chat")) || (data5 === "physical_store")) || (data5 === "system_generated")) || (data5 === "business_messaging")) || (data5 === "other"))){
-validate19.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/enum",keyword:"enum",params:{allowedValues: schema22.properties.action_source.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data6 = data.url;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 2048){
-validate19.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.referrer_url !== undefined){
-let data7 = data.referrer_url;
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 2048){
-validate19.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-let data8 = data.title;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 500){
-validate19.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.value !== undefined){
-let data9 = data.value;
-const _errs20 = errors;
-if(errors === _errs20){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 90071992547409 || isNaN(data9)){
-validate19.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate19.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data10 = data.currency;
-const _errs22 = errors;
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!pattern6.test(data10)){
-validate19.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data11 = data.payment_id;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate19.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern7.test(data11)){
-validate19.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data12 = data.product_id;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate19.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern8.test(data12)){
-validate19.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data13 = data.plan_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 64){
-validate19.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern9.test(data13)){
-validate19.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.context !== undefined){
-let data14 = data.context;
-const _errs30 = errors;
-if(errors === _errs30){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-const _errs32 = errors;
-for(const key1 in data14){
-if(!(func3.call(schema22.properties.context.properties, key1))){
-validate19.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs32 === errors){
-if(data14.ad_campaign_id !== undefined){
-let data15 = data14.ad_campaign_id;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern5.test(data15)){
-validate19.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ad_id !== undefined){
-let data16 = data14.ad_id;
-const _errs35 = errors;
-if(errors === _errs35){
-if(typeof data16 === "string"){
-if(!pattern5.test(data16)){
-validate19.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ad_set_id !== undefined){
-let data17 = data14.ad_set_id;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data17 === "string"){
-if(!pattern5.test(data17)){
-validate19.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_source !== undefined){
-let data18 = data14.utm_source;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data18 === "string"){
-if(func1(data18) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs39 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_medium !== undefined){
-let data19 = data14.utm_medium;
-const _errs41 = errors;
-if(errors === _errs41){
-if(typeof data19 === "string"){
-if(func1(data19) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs41 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_campaign !== undefined){
-let data20 = data14.utm_campaign;
-const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data20 === "string"){
-if(func1(data20) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs43 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_term !== undefined){
-let data21 = data14.utm_term;
-const _errs45 = errors;
-if(errors === _errs45){
-if(typeof data21 === "string"){
-if(func1(data21) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs45 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_content !== undefined){
-let data22 = data14.utm_content;
-const _errs47 = errors;
-if(errors === _errs47){
-if(typeof data22 === "string"){
-if(func1(data22) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs47 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.fbc !== undefined){
-let data23 = data14.fbc;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data23 === "string"){
-if(func1(data23) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/fbc",schemaPath:"#/properties/context/properties/fbc/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/fbc",schemaPath:"#/properties/context/properties/fbc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs49 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.fbclid !== undefined){
-let data24 = data14.fbclid;
-const _errs51 = errors;
-if(errors === _errs51){
-if(typeof data24 === "string"){
-if(func1(data24) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/fbclid",schemaPath:"#/properties/context/properties/fbclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/fbclid",schemaPath:"#/properties/context/properties/fbclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs51 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.fbp !== undefined){
-let data25 = data14.fbp;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data25 === "string"){
-if(func1(data25) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/fbp",schemaPath:"#/properties/context/properties/fbp/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/fbp",schemaPath:"#/properties/context/properties/fbp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs53 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.fingerprint !== undefined){
-let data26 = data14.fingerprint;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data26 === "string"){
-if(func1(data26) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/fingerprint",schemaPath:"#/properties/context/properties/fingerprint/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/fingerprint",schemaPath:"#/properties/context/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs55 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ga !== undefined){
-let data27 = data14.ga;
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data27 === "string"){
-if(func1(data27) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/ga",schemaPath:"#/properties/context/properties/ga/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ga",schemaPath:"#/properties/context/properties/ga/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs57 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.gbraid !== undefined){
-let data28 = data14.gbraid;
-const _errs59 = errors;
-if(errors === _errs59){
-if(typeof data28 === "string"){
-if(func1(data28) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/gbraid",schemaPath:"#/properties/context/properties/gbraid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/gbraid",schemaPath:"#/properties/context/properties/gbraid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs59 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.gclid !== undefined){
-let data29 = data14.gclid;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data29 === "string"){
-if(func1(data29) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/gclid",schemaPath:"#/properties/context/properties/gclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/gclid",schemaPath:"#/properties/context/properties/gclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs61 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ig_sid !== undefined){
-let data30 = data14.ig_sid;
-const _errs63 = errors;
-if(errors === _errs63){
-if(typeof data30 === "string"){
-if(func1(data30) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/ig_sid",schemaPath:"#/properties/context/properties/ig_sid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ig_sid",schemaPath:"#/properties/context/properties/ig_sid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs63 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ip_address !== undefined){
-let data31 = data14.ip_address;
-const _errs65 = errors;
-if(errors === _errs65){
-if(typeof data31 === "string"){
-if(func1(data31) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/ip_address",schemaPath:"#/properties/context/properties/ip_address/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ip_address",schemaPath:"#/properties/context/properties/ip_address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs65 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.language !== undefined){
-let data32 = data14.language;
-const _errs67 = errors;
-if(errors === _errs67){
-if(typeof data32 === "string"){
-if(func1(data32) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/language",schemaPath:"#/properties/context/properties/language/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/language",schemaPath:"#/properties/context/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs67 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.li_fat_id !== undefined){
-let data33 = data14.li_fat_id;
-const _errs69 = errors;
-if(errors === _errs69){
-if(typeof data33 === "string"){
-if(!pattern13.test(data33)){
-validate19.errors = [{instancePath:instancePath+"/context/li_fat_id",schemaPath:"#/properties/context/properties/li_fat_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,500}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,500}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/li_fat_id",schemaPath:"#/properties/context/properties/li_fat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs69 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.msclkid !== undefined){
-let data34 = data14.msclkid;
-const _errs71 = errors;
-if(errors === _errs71){
-if(typeof data34 === "string"){
-if(func1(data34) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/msclkid",schemaPath:"#/properties/context/properties/msclkid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/msclkid",schemaPath:"#/properties/context/properties/msclkid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs71 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.rdt_cid !== undefined){
-let data35 = data14.rdt_cid;
-const _errs73 = errors;
-if(errors === _errs73){
-if(typeof data35 === "string"){
-if(func1(data35) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/rdt_cid",schemaPath:"#/properties/context/properties/rdt_cid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/rdt_cid",schemaPath:"#/properties/context/properties/rdt_cid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs73 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.sccid !== undefined){
-let data36 = data14.sccid;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data36 === "string"){
-if(func1(data36) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/sccid",schemaPath:"#/properties/context/properties/sccid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/sccid",schemaPath:"#/properties/context/properties/sccid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs75 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.screen_resolution !== undefined){
-let data37 = data14.screen_resolution;
-const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data37 === "string"){
-if(func1(data37) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/screen_resolution",schemaPath:"#/properties/context/properties/screen_resolution/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/screen_resolution",schemaPath:"#/properties/context/properties/screen_resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs77 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.timezone !== undefined){
-let data38 = data14.timezone;
-const _errs79 = errors;
-if(errors === _errs79){
-if(typeof data38 === "string"){
-if(func1(data38) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/timezone",schemaPath:"#/properties/context/properties/timezone/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/timezone",schemaPath:"#/properties/context/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs79 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ttclid !== undefined){
-let data39 = data14.ttclid;
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data39 === "string"){
-if(func1(data39) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/ttclid",schemaPath:"#/properties/context/properties/ttclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ttclid",schemaPath:"#/properties/context/properties/ttclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs81 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.ttp !== undefined){
-let data40 = data14.ttp;
-const _errs83 = errors;
-if(errors === _errs83){
-if(typeof data40 === "string"){
-if(func1(data40) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/ttp",schemaPath:"#/properties/context/properties/ttp/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/ttp",schemaPath:"#/properties/context/properties/ttp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs83 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.twclid !== undefined){
-let data41 = data14.twclid;
-const _errs85 = errors;
-if(errors === _errs85){
-if(typeof data41 === "string"){
-if(func1(data41) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/twclid",schemaPath:"#/properties/context/properties/twclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/twclid",schemaPath:"#/properties/context/properties/twclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs85 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.user_agent !== undefined){
-let data42 = data14.user_agent;
-const _errs87 = errors;
-if(errors === _errs87){
-if(typeof data42 === "string"){
-if(func1(data42) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/user_agent",schemaPath:"#/properties/context/properties/user_agent/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/user_agent",schemaPath:"#/properties/context/properties/user_agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs87 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.utm_id !== undefined){
-let data43 = data14.utm_id;
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data43 === "string"){
-if(!pattern5.test(data43)){
-validate19.errors = [{instancePath:instancePath+"/context/utm_id",schemaPath:"#/properties/context/properties/utm_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/utm_id",schemaPath:"#/properties/context/properties/utm_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs89 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.wbraid !== undefined){
-let data44 = data14.wbraid;
-const _errs91 = errors;
-if(errors === _errs91){
-if(typeof data44 === "string"){
-if(func1(data44) > 500){
-validate19.errors = [{instancePath:instancePath+"/context/wbraid",schemaPath:"#/properties/context/properties/wbraid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/wbraid",schemaPath:"#/properties/context/properties/wbraid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs91 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data14.fingerprint_confidence !== undefined){
-let data45 = data14.fingerprint_confidence;
-const _errs93 = errors;
-if(errors === _errs93){
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 1 || isNaN(data45)){
-validate19.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
-return false;
-}
-else {
-if(data45 < 0 || isNaN(data45)){
-validate19.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid1 = _errs93 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user !== undefined){
-let data46 = data.user;
-const _errs95 = errors;
-if(errors === _errs95){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-const _errs97 = errors;
-for(const key2 in data46){
-if(!(((((key2 === "anonymous_id") || (key2 === "user_id")) || (key2 === "email")) || (key2 === "name")) || (key2 === "phone"))){
-validate19.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs97 === errors){
-if(data46.anonymous_id !== undefined){
-let data47 = data46.anonymous_id;
-const _errs98 = errors;
-if(errors === _errs98){
-if(typeof data47 === "string"){
-if(!pattern15.test(data47)){
-validate19.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs98 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data46.user_id !== undefined){
-let data48 = data46.user_id;
-const _errs100 = errors;
-if(errors === _errs100){
-if(typeof data48 === "string"){
-if(func1(data48) > 64){
-validate19.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern16.test(data48)){
-validate19.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs100 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data46.email !== undefined){
-let data49 = data46.email;
-const _errs102 = errors;
-if(errors === _errs102){
-if(typeof data49 === "string"){
-if(!pattern17.test(data49)){
-validate19.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]{1,64}@[^@\\s]{1,190}$"},message:"must match pattern \""+"^[^@\\s]{1,64}@[^@\\s]{1,190}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs102 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data46.name !== undefined){
-let data50 = data46.name;
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data50 === "string"){
-if(func1(data50) > 200){
-validate19.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs104 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data46.phone !== undefined){
-let data51 = data46.phone;
-const _errs106 = errors;
-if(errors === _errs106){
-if(typeof data51 === "string"){
-if(!pattern18.test(data51)){
-validate19.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9 ().-]{3,32}$"},message:"must match pattern \""+"^\\+?[0-9 ().-]{3,32}$"+"\""}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs106 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs95 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -1348,8 +257,9 @@ return errors === 0;
 }
 validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_042a047a0378 = validate20;
-const schema23 = {"type":"object","properties":{"filename":{"type":"string","minLength":1,"maxLength":255},"content_type":{"type":"string","enum":["image/png","image/jpeg","image/gif","image/webp","application/pdf","text/csv","text/plain","application/json","video/mp4","application/octet-stream"]},"visibility":{"type":["string","null"],"enum":["public","private",null]},"size":{"type":"integer","minimum":1,"maximum":104857600},"parts":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false,"required":["filename"]};
+export const body_054ed769b8de = validate20;
+const schema23 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","ad.created","ad.updated","ad_campaign.delivery_changed","ad_campaign.payment_failed","api_key.created","api_key.revoked","api_key.rotated","app.created","app.updated","app_build.created","app_build.promoted","app_build.reviewed","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","economic_intelligence_recommendation.created","economic_intelligence_recommendation.updated","experience.created","experience.deleted","experience.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","review.created","review.published","review.removed","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
+const formats0 = inputFormats.uri;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1363,40 +273,36 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.filename === undefined) && (missing0 = "filename")){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "filename") || (key0 === "content_type")) || (key0 === "visibility")) || (key0 === "size")) || (key0 === "parts"))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.filename !== undefined){
-let data0 = data.filename;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 255){
-validate20.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+if(func1(data0) > 2048){
+validate20.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate20.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats0(data0))){
+validate20.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -1405,16 +311,40 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content_type !== undefined){
-let data1 = data.content_type;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/content_type",schemaPath:"#/properties/content_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate20.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-if(!((((((((((data1 === "image/png") || (data1 === "image/jpeg")) || (data1 === "image/gif")) || (data1 === "image/webp")) || (data1 === "application/pdf")) || (data1 === "text/csv")) || (data1 === "text/plain")) || (data1 === "application/json")) || (data1 === "video/mp4")) || (data1 === "application/octet-stream"))){
-validate20.errors = [{instancePath:instancePath+"/content_type",schemaPath:"#/properties/content_type/enum",keyword:"enum",params:{allowedValues: schema23.properties.content_type.enum},message:"must be equal to one of the allowed values"}];
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "ad.created")) || (data2 === "ad.updated")) || (data2 === "ad_campaign.delivery_changed")) || (data2 === "ad_campaign.payment_failed")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "app.created")) || (data2 === "app.updated")) || (data2 === "app_build.created")) || (data2 === "app_build.promoted")) || (data2 === "app_build.reviewed")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "economic_intelligence_recommendation.created")) || (data2 === "economic_intelligence_recommendation.updated")) || (data2 === "experience.created")) || (data2 === "experience.deleted")) || (data2 === "experience.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "external_account.connected")) || (data2 === "external_account.connection_failed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "recommended_action_chain.executed")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "review.created")) || (data2 === "review.published")) || (data2 === "review.removed")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
+validate20.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema23.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
 }
 var valid0 = _errs4 === errors;
 }
@@ -1422,43 +352,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data2 = data.visibility;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate20.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: schema23.properties.visibility.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data2 === "public") || (data2 === "private")) || (data2 === null))){
-validate20.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema23.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.size !== undefined){
-let data3 = data.size;
+if(data.enabled !== undefined){
 const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate20.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.enabled !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 104857600 || isNaN(data3)){
-validate20.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 104857600},message:"must be <= 104857600"}];
-return false;
-}
-else {
-if(data3 < 1 || isNaN(data3)){
-validate20.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -1466,28 +364,55 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.parts !== undefined){
-let data4 = data.parts;
+if(data.description !== undefined){
+let data4 = data.description;
 const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate20.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if((typeof data4 !== "string") && (data4 !== null)){
+validate20.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema23.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 100 || isNaN(data4)){
-validate20.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(typeof data4 === "string"){
+if(func1(data4) > 500){
+validate20.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate20.errors = [{instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
 }
 }
 }
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate20.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema23.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 20){
+validate20.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
@@ -1509,9 +434,14 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_054ed769b8de = validate21;
-const schema24 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","ad.created","ad.updated","ad_campaign.delivery_changed","ad_campaign.payment_failed","api_key.created","api_key.revoked","api_key.rotated","app.created","app.updated","app_build.created","app_build.promoted","app_build.reviewed","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","economic_intelligence_recommendation.created","economic_intelligence_recommendation.updated","experience.created","experience.deleted","experience.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","review.created","review.published","review.removed","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
-const formats2 = inputFormats.uri;
+export const body_0667570660d8 = validate21;
+const schema24 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"number","minimum":0.01,"maximum":1000000000},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"expires_at":{"type":"string","format":"date-time"},"promo_type":{"type":"string","enum":["percentage","flat_amount"]},"base_currency":{"type":"string","pattern":"^[a-z]{3}$"},"stock":{"type":["integer","null"],"minimum":1,"maximum":1000000000},"unlimited_stock":{"type":["boolean","null"]},"plan_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"new_users_only":{"type":["boolean","null"]},"churned_users_only":{"type":["boolean","null"]},"existing_memberships_only":{"type":["boolean","null"]},"one_per_customer":{"type":["boolean","null"]},"promo_duration_months":{"type":["integer","null"],"minimum":1,"maximum":1200}},"additionalProperties":false,"required":["company_id","code","amount_off","promo_type"]};
+const func8 = Object.prototype.hasOwnProperty;
+const pattern4 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
+const pattern5 = new RegExp("^prod_[A-Za-z0-9]+$", "u");
+const pattern6 = new RegExp("^[a-z]{3}$", "u");
+const pattern7 = new RegExp("^plan_[A-Za-z0-9]+$", "u");
+const formats2 = inputFormats["date-time"];
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1525,193 +455,16 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data0))){
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate21.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "ad.created")) || (data2 === "ad.updated")) || (data2 === "ad_campaign.delivery_changed")) || (data2 === "ad_campaign.payment_failed")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "app.created")) || (data2 === "app.updated")) || (data2 === "app_build.created")) || (data2 === "app_build.promoted")) || (data2 === "app_build.reviewed")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "economic_intelligence_recommendation.created")) || (data2 === "economic_intelligence_recommendation.updated")) || (data2 === "experience.created")) || (data2 === "experience.deleted")) || (data2 === "experience.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "external_account.connected")) || (data2 === "external_account.connection_failed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "recommended_action_chain.executed")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "review.created")) || (data2 === "review.published")) || (data2 === "review.removed")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
-validate21.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema24.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate21.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema24.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 500){
-validate21.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate21.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema24.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 20){
-validate21.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.child_resource_events !== undefined){
-const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate21.errors = vErrors;
-return errors === 0;
-}
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_0667570660d8 = validate22;
-const schema25 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"number","minimum":0.01,"maximum":1000000000},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"expires_at":{"type":"string","format":"date-time"},"promo_type":{"type":"string","enum":["percentage","flat_amount"]},"base_currency":{"type":"string","pattern":"^[a-z]{3}$"},"stock":{"type":["integer","null"],"minimum":1,"maximum":1000000000},"unlimited_stock":{"type":["boolean","null"]},"plan_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"new_users_only":{"type":["boolean","null"]},"churned_users_only":{"type":["boolean","null"]},"existing_memberships_only":{"type":["boolean","null"]},"one_per_customer":{"type":["boolean","null"]},"promo_duration_months":{"type":["integer","null"],"minimum":1,"maximum":1200}},"additionalProperties":false,"required":["company_id","code","amount_off","promo_type"]};
-const pattern20 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.amount_off === undefined) && (missing0 = "amount_off"))) || ((data.promo_type === undefined) && (missing0 = "promo_type"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema25.properties, key0))){
-validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func8.call(schema24.properties, key0))){
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1723,18 +476,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate22.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate22.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate21.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1749,13 +502,13 @@ let data1 = data.code;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern20.test(data1)){
-validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+if(!pattern4.test(data1)){
+validate21.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1771,18 +524,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1000000000 || isNaN(data2)){
-validate22.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+validate21.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
 return false;
 }
 else {
 if(data2 < 0.01 || isNaN(data2)){
-validate22.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate21.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate21.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -1798,18 +551,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 64){
-validate22.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern8.test(data3)){
-validate22.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data3)){
+validate21.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1825,13 +578,13 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!(formats0(data4))){
-validate22.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(formats2(data4))){
+validate21.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1846,11 +599,11 @@ if(data.promo_type !== undefined){
 let data5 = data.promo_type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/promo_type",schemaPath:"#/properties/promo_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/promo_type",schemaPath:"#/properties/promo_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "percentage") || (data5 === "flat_amount"))){
-validate22.errors = [{instancePath:instancePath+"/promo_type",schemaPath:"#/properties/promo_type/enum",keyword:"enum",params:{allowedValues: schema25.properties.promo_type.enum},message:"must be equal to one of the allowed values"}];
+validate21.errors = [{instancePath:instancePath+"/promo_type",schemaPath:"#/properties/promo_type/enum",keyword:"enum",params:{allowedValues: schema24.properties.promo_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1865,12 +618,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
-validate22.errors = [{instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate21.errors = [{instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/base_currency",schemaPath:"#/properties/base_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1884,18 +637,18 @@ if(data.stock !== undefined){
 let data7 = data.stock;
 const _errs16 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-validate22.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema25.properties.stock.type},message:"must be integer,null"}];
+validate21.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema24.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 1000000000 || isNaN(data7)){
-validate22.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+validate21.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
 return false;
 }
 else {
 if(data7 < 1 || isNaN(data7)){
-validate22.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -1911,7 +664,7 @@ if(data.unlimited_stock !== undefined){
 let data8 = data.unlimited_stock;
 const _errs18 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate22.errors = [{instancePath:instancePath+"/unlimited_stock",schemaPath:"#/properties/unlimited_stock/type",keyword:"type",params:{type: schema25.properties.unlimited_stock.type},message:"must be boolean,null"}];
+validate21.errors = [{instancePath:instancePath+"/unlimited_stock",schemaPath:"#/properties/unlimited_stock/type",keyword:"type",params:{type: schema24.properties.unlimited_stock.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -1924,13 +677,13 @@ if(data.plan_ids !== undefined){
 let data9 = data.plan_ids;
 const _errs20 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: schema25.properties.plan_ids.type},message:"must be array,null"}];
+validate21.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: schema24.properties.plan_ids.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs20){
 if(Array.isArray(data9)){
 if(data9.length > 100){
-validate22.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate21.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -1942,18 +695,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(func1(data10) > 64){
-validate22.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate21.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern9.test(data10)){
-validate22.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!pattern7.test(data10)){
+validate21.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/plan_ids/" + i0,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1975,7 +728,7 @@ if(data.new_users_only !== undefined){
 let data11 = data.new_users_only;
 const _errs24 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate22.errors = [{instancePath:instancePath+"/new_users_only",schemaPath:"#/properties/new_users_only/type",keyword:"type",params:{type: schema25.properties.new_users_only.type},message:"must be boolean,null"}];
+validate21.errors = [{instancePath:instancePath+"/new_users_only",schemaPath:"#/properties/new_users_only/type",keyword:"type",params:{type: schema24.properties.new_users_only.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -1988,7 +741,7 @@ if(data.churned_users_only !== undefined){
 let data12 = data.churned_users_only;
 const _errs26 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate22.errors = [{instancePath:instancePath+"/churned_users_only",schemaPath:"#/properties/churned_users_only/type",keyword:"type",params:{type: schema25.properties.churned_users_only.type},message:"must be boolean,null"}];
+validate21.errors = [{instancePath:instancePath+"/churned_users_only",schemaPath:"#/properties/churned_users_only/type",keyword:"type",params:{type: schema24.properties.churned_users_only.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -2001,7 +754,7 @@ if(data.existing_memberships_only !== undefined){
 let data13 = data.existing_memberships_only;
 const _errs28 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate22.errors = [{instancePath:instancePath+"/existing_memberships_only",schemaPath:"#/properties/existing_memberships_only/type",keyword:"type",params:{type: schema25.properties.existing_memberships_only.type},message:"must be boolean,null"}];
+validate21.errors = [{instancePath:instancePath+"/existing_memberships_only",schemaPath:"#/properties/existing_memberships_only/type",keyword:"type",params:{type: schema24.properties.existing_memberships_only.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -2014,7 +767,7 @@ if(data.one_per_customer !== undefined){
 let data14 = data.one_per_customer;
 const _errs30 = errors;
 if((typeof data14 !== "boolean") && (data14 !== null)){
-validate22.errors = [{instancePath:instancePath+"/one_per_customer",schemaPath:"#/properties/one_per_customer/type",keyword:"type",params:{type: schema25.properties.one_per_customer.type},message:"must be boolean,null"}];
+validate21.errors = [{instancePath:instancePath+"/one_per_customer",schemaPath:"#/properties/one_per_customer/type",keyword:"type",params:{type: schema24.properties.one_per_customer.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -2027,18 +780,18 @@ if(data.promo_duration_months !== undefined){
 let data15 = data.promo_duration_months;
 const _errs32 = errors;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-validate22.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/type",keyword:"type",params:{type: schema25.properties.promo_duration_months.type},message:"must be integer,null"}];
+validate21.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/type",keyword:"type",params:{type: schema24.properties.promo_duration_months.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs32){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1200 || isNaN(data15)){
-validate22.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1200},message:"must be <= 1200"}];
+validate21.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1200},message:"must be <= 1200"}];
 return false;
 }
 else {
 if(data15 < 1 || isNaN(data15)){
-validate22.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate21.errors = [{instancePath:instancePath+"/promo_duration_months",schemaPath:"#/properties/promo_duration_months/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2067,25 +820,25 @@ var valid0 = true;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate22.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_07bce9a49764 = validate23;
-const schema26 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"source_type":{"type":"string","enum":["customer_list","engagement","lookalike"]},"engagement":{"type":"object","properties":{"rules":{"type":"array","items":{"type":"object","properties":{"source":{"type":"string","enum":["videos","lead_forms","social_profiles","pages"]},"external_account_id":{"type":"string","maxLength":64,"pattern":"^sacc_[A-Za-z0-9]+$"},"post_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"maxItems":50},"retention_days":{"type":"integer","minimum":1,"maximum":365,"default":30}},"additionalProperties":false,"required":["source","external_account_id"]},"maxItems":10}},"additionalProperties":false,"required":["rules"]},"source_audience_id":{"type":"string","maxLength":64,"pattern":"^adaud_[A-Za-z0-9]+$"},"lookalike_ratio":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","name","source_type"]};
-const pattern25 = new RegExp("^sacc_[A-Za-z0-9]+$", "u");
-const pattern26 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
-const pattern27 = new RegExp("^adaud_[A-Za-z0-9]+$", "u");
+export const body_07bce9a49764 = validate22;
+const schema25 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"source_type":{"type":"string","enum":["customer_list","engagement","lookalike"]},"engagement":{"type":"object","properties":{"rules":{"type":"array","items":{"type":"object","properties":{"source":{"type":"string","enum":["videos","lead_forms","social_profiles","pages"]},"external_account_id":{"type":"string","maxLength":64,"pattern":"^sacc_[A-Za-z0-9]+$"},"post_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"maxItems":50},"retention_days":{"type":"integer","minimum":1,"maximum":365,"default":30}},"additionalProperties":false,"required":["source","external_account_id"]},"maxItems":10}},"additionalProperties":false,"required":["rules"]},"source_audience_id":{"type":"string","maxLength":64,"pattern":"^adaud_[A-Za-z0-9]+$"},"lookalike_ratio":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","name","source_type"]};
+const pattern9 = new RegExp("^sacc_[A-Za-z0-9]+$", "u");
+const pattern10 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
+const pattern11 = new RegExp("^adaud_[A-Za-z0-9]+$", "u");
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2096,14 +849,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.source_type === undefined) && (missing0 = "source_type"))){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "account_id") || (key0 === "name")) || (key0 === "source_type")) || (key0 === "engagement")) || (key0 === "source_audience_id")) || (key0 === "lookalike_ratio"))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2115,18 +868,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate23.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate23.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2142,18 +895,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2167,11 +920,11 @@ if(data.source_type !== undefined){
 let data2 = data.source_type;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "customer_list") || (data2 === "engagement")) || (data2 === "lookalike"))){
-validate23.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/enum",keyword:"enum",params:{allowedValues: schema26.properties.source_type.enum},message:"must be equal to one of the allowed values"}];
+validate22.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/enum",keyword:"enum",params:{allowedValues: schema25.properties.source_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2187,14 +940,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.rules === undefined) && (missing1 = "rules")){
-validate23.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate22.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(key1 === "rules")){
-validate23.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate22.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2206,7 +959,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(Array.isArray(data4)){
 if(data4.length > 10){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -2222,14 +975,14 @@ data5.retention_days = 30;
 }
 let missing2;
 if(((data5.source === undefined) && (missing2 = "source")) || ((data5.external_account_id === undefined) && (missing2 = "external_account_id"))){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((((key2 === "source") || (key2 === "external_account_id")) || (key2 === "post_ids")) || (key2 === "retention_days"))){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2239,11 +992,11 @@ if(data5.source !== undefined){
 let data6 = data5.source;
 const _errs16 = errors;
 if(typeof data6 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "videos") || (data6 === "lead_forms")) || (data6 === "social_profiles")) || (data6 === "pages"))){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/enum",keyword:"enum",params:{allowedValues: schema26.properties.engagement.properties.rules.items.properties.source.enum},message:"must be equal to one of the allowed values"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/enum",keyword:"enum",params:{allowedValues: schema25.properties.engagement.properties.rules.items.properties.source.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -2258,18 +1011,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func1(data7) > 64){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data7)){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
+if(!pattern9.test(data7)){
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/external_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/external_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2285,7 +1038,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(Array.isArray(data8)){
 if(data8.length > 50){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -2297,18 +1050,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
 if(func1(data9) > 64){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern26.test(data9)){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
+if(!pattern10.test(data9)){
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2320,7 +1073,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2333,18 +1086,18 @@ if(valid3){
 let data10 = data5.retention_days;
 const _errs24 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 365 || isNaN(data10)){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 365},message:"must be <= 365"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 365},message:"must be <= 365"}];
 return false;
 }
 else {
 if(data10 < 1 || isNaN(data10)){
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2358,7 +1111,7 @@ var valid3 = _errs24 === errors;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2370,7 +1123,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate22.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2379,7 +1132,7 @@ return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2395,18 +1148,18 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 64){
-validate23.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate22.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data11)){
-validate23.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
+if(!pattern11.test(data11)){
+validate22.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2420,18 +1173,18 @@ if(data.lookalike_ratio !== undefined){
 let data12 = data.lookalike_ratio;
 const _errs28 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate23.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs28){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 10 || isNaN(data12)){
-validate23.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
+validate22.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
 if(data12 < 1 || isNaN(data12)){
-validate23.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate22.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2451,22 +1204,22 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate23.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_092eb208deaf = validate24;
-const schema27 = {"type":"object","properties":{"decision":{"type":"string","enum":["approve","deny"]},"denial_reason":{"type":"string","minLength":1,"maxLength":2000}},"additionalProperties":false,"required":["decision"]};
+export const body_092eb208deaf = validate23;
+const schema26 = {"type":"object","properties":{"decision":{"type":"string","enum":["approve","deny"]},"denial_reason":{"type":"string","minLength":1,"maxLength":2000}},"additionalProperties":false,"required":["decision"]};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2477,14 +1230,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.decision === undefined) && (missing0 = "decision")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "decision") || (key0 === "denial_reason"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2494,11 +1247,11 @@ if(data.decision !== undefined){
 let data0 = data.decision;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "approve") || (data0 === "deny"))){
-validate24.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema27.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema26.properties.decision.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2513,18 +1266,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 2000){
-validate24.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate23.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate24.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate23.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/denial_reason",schemaPath:"#/properties/denial_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2538,22 +1291,22 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate24.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0bf36fd1baac = validate25;
-const schema28 = {"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false};
+export const body_0bf36fd1baac = validate24;
+const schema27 = {"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2564,8 +1317,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema28.properties, key0))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func8.call(schema27.properties, key0))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2575,13 +1328,13 @@ if(data.access_activity_log !== undefined){
 let data0 = data.access_activity_log;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate25.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/type",keyword:"type",params:{type: schema28.properties.access_activity_log.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/type",keyword:"type",params:{type: schema27.properties.access_activity_log.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 20000){
-validate25.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2596,13 +1349,13 @@ if(data.billing_address !== undefined){
 let data1 = data.billing_address;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate25.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/type",keyword:"type",params:{type: schema28.properties.billing_address.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/type",keyword:"type",params:{type: schema27.properties.billing_address.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 1000){
-validate25.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 }
@@ -2617,13 +1370,13 @@ if(data.cancellation_policy_disclosure !== undefined){
 let data2 = data.cancellation_policy_disclosure;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate25.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema28.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema27.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 20000){
-validate25.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2638,13 +1391,13 @@ if(data.customer_email_address !== undefined){
 let data3 = data.customer_email_address;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate25.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/type",keyword:"type",params:{type: schema28.properties.customer_email_address.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/type",keyword:"type",params:{type: schema27.properties.customer_email_address.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 320){
-validate25.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+validate24.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
 return false;
 }
 }
@@ -2659,13 +1412,13 @@ if(data.customer_name !== undefined){
 let data4 = data.customer_name;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate25.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/type",keyword:"type",params:{type: schema28.properties.customer_name.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/type",keyword:"type",params:{type: schema27.properties.customer_name.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 500){
-validate25.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate24.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -2680,13 +1433,13 @@ if(data.notes !== undefined){
 let data5 = data.notes;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate25.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema28.properties.notes.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema27.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 20000){
-validate25.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2701,13 +1454,13 @@ if(data.product_description !== undefined){
 let data6 = data.product_description;
 const _errs14 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate25.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/type",keyword:"type",params:{type: schema28.properties.product_description.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/type",keyword:"type",params:{type: schema27.properties.product_description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 20000){
-validate25.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2722,13 +1475,13 @@ if(data.refund_policy_disclosure !== undefined){
 let data7 = data.refund_policy_disclosure;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate25.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema28.properties.refund_policy_disclosure.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema27.properties.refund_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 20000){
-validate25.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2743,13 +1496,13 @@ if(data.refund_refusal_explanation !== undefined){
 let data8 = data.refund_refusal_explanation;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate25.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema28.properties.refund_refusal_explanation.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema27.properties.refund_refusal_explanation.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(func1(data8) > 20000){
-validate25.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate24.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -2764,13 +1517,13 @@ if(data.service_date !== undefined){
 let data9 = data.service_date;
 const _errs20 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate25.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/type",keyword:"type",params:{type: schema28.properties.service_date.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/type",keyword:"type",params:{type: schema27.properties.service_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs20){
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-validate25.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate24.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -2792,22 +1545,22 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate25.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0d5d34081012 = validate26;
-const schema29 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
+export const body_0d5d34081012 = validate25;
+const schema28 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2819,7 +1572,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "role") || (key0 === "permissions"))){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2829,11 +1582,11 @@ if(data.role !== undefined){
 let data0 = data.role;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate26.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "admin") || (data0 === "moderator")) || (data0 === "sales_manager")) || (data0 === "viewer")) || (data0 === "custom"))){
-validate26.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema29.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema28.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2848,7 +1601,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate26.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate25.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -2860,12 +1613,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 100){
-validate26.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate25.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2877,7 +1630,7 @@ break;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2890,22 +1643,22 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate26.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0ecf1e74ad14 = validate27;
-const schema30 = {"type":"object","properties":{"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"stars":{"type":"integer","minimum":1,"maximum":5},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false,"required":["product_id","stars"]};
+export const body_0ecf1e74ad14 = validate26;
+const schema29 = {"type":"object","properties":{"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"stars":{"type":"integer","minimum":1,"maximum":5},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false,"required":["product_id","stars"]};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2916,14 +1669,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.product_id === undefined) && (missing0 = "product_id")) || ((data.stars === undefined) && (missing0 = "stars"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "product_id") || (key0 === "stars")) || (key0 === "title")) || (key0 === "description"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2935,18 +1688,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate27.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern8.test(data0)){
-validate27.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data0)){
+validate26.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2960,18 +1713,18 @@ if(data.stars !== undefined){
 let data1 = data.stars;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate27.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 5 || isNaN(data1)){
-validate27.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
+validate26.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate27.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate26.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2989,18 +1742,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate27.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate27.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3016,18 +1769,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 5000){
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3036,6 +1789,115 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
+}
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_0f56f21f8e10 = validate27;
+const schema30 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
+const pattern13 = new RegExp("^[A-Za-z]{3,6}$", "u");
+const pattern15 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "from_token") || (key0 === "to_token")) || (key0 === "amount"))){
+validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.from_token !== undefined){
+let data0 = data.from_token;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+validate27.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data1 = data.to_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern13.test(data1)){
+validate27.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data2 = data.amount;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern15.test(data2)){
+validate27.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -3052,10 +1914,8 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0f56f21f8e10 = validate28;
-const schema31 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
-const pattern29 = new RegExp("^[A-Za-z]{3,6}$", "u");
-const pattern31 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+export const body_107e7447d64b = validate28;
+const schema31 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"is_public":{"type":"boolean"},"order":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3069,33 +1929,33 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "from_token") || (key0 === "to_token")) || (key0 === "amount"))){
+if(!(((key0 === "name") || (key0 === "is_public")) || (key0 === "order"))){
 validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.from_token !== undefined){
-let data0 = data.from_token;
+if(data.name !== undefined){
+let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern29.test(data0)){
-validate28.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+if(func1(data0) > 200){
+validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate28.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3105,20 +1965,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to_token !== undefined){
-let data1 = data.to_token;
+if(data.is_public !== undefined){
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
-validate28.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+if(typeof data.is_public !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/is_public",schemaPath:"#/properties/is_public/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -3126,26 +1977,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data2 = data.amount;
+if(data.order !== undefined){
+let data2 = data.order;
 const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate28.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: schema31.properties.order.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern31.test(data2)){
-validate28.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(func1(data2) > 64){
+validate28.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
-}
 }
 }
 }
@@ -3161,8 +2011,8 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_107e7447d64b = validate29;
-const schema32 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200},"is_public":{"type":"boolean"},"order":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_133a4725aaba = validate29;
+const schema32 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3176,73 +2026,41 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.free_days === undefined) && (missing0 = "free_days")){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "name") || (key0 === "is_public")) || (key0 === "order"))){
+if(!(key0 === "free_days")){
 validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.free_days !== undefined){
+let data0 = data.free_days;
 const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate29.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 3650 || isNaN(data0)){
+validate29.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(data0 < 1 || isNaN(data0)){
+validate29.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-else {
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.is_public !== undefined){
-const _errs4 = errors;
-if(typeof data.is_public !== "boolean"){
-validate29.errors = [{instancePath:instancePath+"/is_public",schemaPath:"#/properties/is_public/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.order !== undefined){
-let data2 = data.order;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate29.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: schema32.properties.order.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate29.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3258,8 +2076,9 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_133a4725aaba = validate30;
-const schema33 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
+export const body_144e54518304 = validate30;
+const schema33 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
+const pattern16 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3274,39 +2093,33 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.free_days === undefined) && (missing0 = "free_days")){
+if((data.country === undefined) && (missing0 = "country")){
 validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "free_days")){
+if(!(key0 === "country")){
 validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.free_days !== undefined){
-let data0 = data.free_days;
+if(data.country !== undefined){
+let data0 = data.country;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate30.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern16.test(data0)){
+validate30.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 3650 || isNaN(data0)){
-validate30.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate30.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate30.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
 }
 }
 }
@@ -3323,9 +2136,11 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_144e54518304 = validate31;
-const schema34 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
-const pattern32 = new RegExp("^[A-Z]{2}$", "u");
+export const body_14cf890fa736 = validate31;
+const schema34 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
+const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const pattern18 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
+const pattern20 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3339,27 +2154,106 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.country === undefined) && (missing0 = "country")){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "country")){
+if(!(func8.call(schema34.properties, key0))){
 validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.country !== undefined){
-let data0 = data.country;
+if(data.title !== undefined){
+let data0 = data.title;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern32.test(data0)){
+if(func1(data0) > 100){
+validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 254){
+validate31.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats4.test(data1))){
+validate31.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate31.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema34.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 2048){
+validate31.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data2))){
+validate31.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern16.test(data3)){
 validate31.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3367,6 +2261,492 @@ return false;
 else {
 validate31.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate31.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func1(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate31.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate31.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema34.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.send_customer_emails !== undefined){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate31.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data7 = data.three_d_secure_policy;
+const _errs18 = errors;
+if(typeof data7 !== "string"){
+validate31.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+validate31.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema34.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_remitted_by !== undefined){
+let data8 = data.tax_remitted_by;
+const _errs20 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate31.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema34.properties.tax_remitted_by.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
+validate31.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema34.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_type !== undefined){
+let data9 = data.tax_type;
+const _errs22 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate31.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema34.properties.tax_type.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
+validate31.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema34.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_tax_code_id !== undefined){
+let data10 = data.product_tax_code_id;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate31.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema34.properties.product_tax_code_id.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate31.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data10)){
+validate31.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_address !== undefined){
+let data11 = data.business_address;
+const _errs26 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate31.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema34.properties.business_address.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing0;
+if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
+validate31.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
+validate31.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.line1 !== undefined){
+let data12 = data11.line1;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data12 === "string"){
+if(func1(data12) > 200){
+validate31.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.line2 !== undefined){
+let data13 = data11.line2;
+const _errs31 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate31.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema34.properties.business_address.properties.line2.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate31.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.city !== undefined){
+let data14 = data11.city;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(func1(data14) > 100){
+validate31.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.state !== undefined){
+let data15 = data11.state;
+const _errs35 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate31.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema34.properties.business_address.properties.state.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(func1(data15) > 100){
+validate31.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.postal_code !== undefined){
+let data16 = data11.postal_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func1(data16) > 20){
+validate31.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.country !== undefined){
+let data17 = data11.country;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(!pattern16.test(data17)){
+validate31.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_identifiers !== undefined){
+let data18 = data.tax_identifiers;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+if(data18.length > 10){
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key4 in data19){
+if(!((key4 === "type") || (key4 === "value"))){
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.type !== undefined){
+let data20 = data19.type;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func1(data20) > 20){
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.value !== undefined){
+let data21 = data19.value;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func1(data21) > 50){
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs43 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.allowed_origins !== undefined){
+let data22 = data.allowed_origins;
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data22)){
+if(data22.length > 50){
+validate31.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func1(data23) > 253){
+validate31.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+return false;
+}
+else {
+if(!pattern20.test(data23)){
+validate31.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs52 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -3383,11 +2763,8 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_14cf890fa736 = validate32;
-const schema35 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
-const formats6 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const pattern34 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
-const pattern36 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
+export const body_1b3daf41077f = validate32;
+const schema35 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3403,7 +2780,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema35.properties, key0))){
+if(!(func8.call(schema35.properties, key0))){
 validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3448,7 +2825,7 @@ validate32.errors = [{instancePath:instancePath+"/email",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!(formats6.test(data1))){
+if(!(formats4.test(data1))){
 validate32.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
@@ -3481,7 +2858,7 @@ validate32.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/proper
 return false;
 }
 else {
-if(!(formats2(data2))){
+if(!(formats0(data2))){
 validate32.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -3500,7 +2877,7 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern32.test(data3)){
+if(!pattern16.test(data3)){
 validate32.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3597,11 +2974,11 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if(typeof data7 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data7 !== "string") && (data7 !== null)){
+validate32.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema35.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
 validate32.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema35.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -3659,7 +3036,7 @@ validate32.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPat
 return false;
 }
 else {
-if(!pattern34.test(data10)){
+if(!pattern18.test(data10)){
 validate32.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3806,7 +3183,7 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern32.test(data17)){
+if(!pattern16.test(data17)){
 validate32.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3958,7 +3335,7 @@ validate32.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaP
 return false;
 }
 else {
-if(!pattern36.test(data23)){
+if(!pattern20.test(data23)){
 validate32.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
 return false;
 }
@@ -3986,642 +3363,18 @@ var valid0 = _errs50 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_1b3daf41077f = validate33;
-const schema36 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func3.call(schema36.properties, key0))){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 100){
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.email !== undefined){
-let data1 = data.email;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 254){
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-else {
-if(!(formats6.test(data1))){
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.logo_url !== undefined){
-let data2 = data.logo_url;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate33.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema36.properties.logo_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 2048){
-validate33.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data2))){
-validate33.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data3 = data.country;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern32.test(data3)){
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func1(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate33.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate33.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema36.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.send_customer_emails !== undefined){
-const _errs16 = errors;
-if(typeof data.send_customer_emails !== "boolean"){
-validate33.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data7 = data.three_d_secure_policy;
-const _errs18 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate33.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema36.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
-validate33.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema36.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_remitted_by !== undefined){
-let data8 = data.tax_remitted_by;
-const _errs20 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate33.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema36.properties.tax_remitted_by.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate33.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema36.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_type !== undefined){
-let data9 = data.tax_type;
-const _errs22 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate33.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema36.properties.tax_type.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate33.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema36.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_tax_code_id !== undefined){
-let data10 = data.product_tax_code_id;
-const _errs24 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate33.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema36.properties.product_tax_code_id.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate33.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern34.test(data10)){
-validate33.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.business_address !== undefined){
-let data11 = data.business_address;
-const _errs26 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate33.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema36.properties.business_address.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs26){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing0;
-if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate33.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs28 = errors;
-for(const key3 in data11){
-if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate33.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs28 === errors){
-if(data11.line1 !== undefined){
-let data12 = data11.line1;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data12 === "string"){
-if(func1(data12) > 200){
-validate33.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs29 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.line2 !== undefined){
-let data13 = data11.line2;
-const _errs31 = errors;
-if((typeof data13 !== "string") && (data13 !== null)){
-validate33.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema36.properties.business_address.properties.line2.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(func1(data13) > 200){
-validate33.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs31 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.city !== undefined){
-let data14 = data11.city;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func1(data14) > 100){
-validate33.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs33 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.state !== undefined){
-let data15 = data11.state;
-const _errs35 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate33.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema36.properties.business_address.properties.state.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs35){
-if(typeof data15 === "string"){
-if(func1(data15) > 100){
-validate33.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs35 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.postal_code !== undefined){
-let data16 = data11.postal_code;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data16 === "string"){
-if(func1(data16) > 20){
-validate33.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs37 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.country !== undefined){
-let data17 = data11.country;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data17 === "string"){
-if(!pattern32.test(data17)){
-validate33.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs39 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_identifiers !== undefined){
-let data18 = data.tax_identifiers;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data18)){
-if(data18.length > 10){
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len0 = data18.length;
-for(let i0=0; i0<len0; i0++){
-let data19 = data18[i0];
-const _errs43 = errors;
-if(errors === _errs43){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-let missing1;
-if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs45 = errors;
-for(const key4 in data19){
-if(!((key4 === "type") || (key4 === "value"))){
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs45 === errors){
-if(data19.type !== undefined){
-let data20 = data19.type;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data20 === "string"){
-if(func1(data20) > 20){
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs46 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.value !== undefined){
-let data21 = data19.value;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data21 === "string"){
-if(func1(data21) > 50){
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs48 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs43 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.allowed_origins !== undefined){
-let data22 = data.allowed_origins;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data22)){
-if(data22.length > 50){
-validate33.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid6 = true;
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data23 === "string"){
-if(func1(data23) > 253){
-validate33.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
-return false;
-}
-else {
-if(!pattern36.test(data23)){
-validate33.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs52 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs50 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
 if(data.business_type !== undefined){
 let data24 = data.business_type;
 const _errs54 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate33.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema36.properties.business_type.type},message:"must be string,null"}];
+validate32.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema35.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data24 === "string"){
 if(func1(data24) > 64){
-validate33.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate32.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -4636,13 +3389,13 @@ if(data.industry_type !== undefined){
 let data25 = data.industry_type;
 const _errs56 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate33.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema36.properties.industry_type.type},message:"must be string,null"}];
+validate32.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema35.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data25 === "string"){
 if(func1(data25) > 64){
-validate33.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate32.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -4669,23 +3422,23 @@ var valid0 = true;
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate33.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1ce74a962255 = validate34;
-const schema37 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":2000},"variants":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,64}$"},"weight":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["key","weight"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","name","variants"]};
-const pattern42 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
+export const body_1ce74a962255 = validate33;
+const schema36 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":2000},"variants":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,64}$"},"weight":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["key","weight"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","name","variants"]};
+const pattern26 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4696,14 +3449,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.variants === undefined) && (missing0 = "variants"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "name")) || (key0 === "description")) || (key0 === "variants"))){
-validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4715,18 +3468,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4742,18 +3495,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4769,12 +3522,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 2000){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4790,7 +3543,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(Array.isArray(data3)){
 if(data3.length > 20){
-validate34.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+validate33.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
@@ -4803,14 +3556,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.key === undefined) && (missing1 = "key")) || ((data4.weight === undefined) && (missing1 = "weight"))){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
 if(!((key1 === "key") || (key1 === "weight"))){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4821,13 +3574,13 @@ let data5 = data4.key;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern42.test(data5)){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\""}];
+if(!pattern26.test(data5)){
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4841,18 +3594,18 @@ if(data4.weight !== undefined){
 let data6 = data4.weight;
 const _errs15 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs15){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 10000 || isNaN(data6)){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4868,7 +3621,7 @@ var valid2 = true;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4880,7 +3633,7 @@ break;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate33.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4888,6 +3641,73 @@ var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_1d81fdbe6071 = validate34;
+const schema37 = {"type":"object","properties":{"return_url":{"type":"string","format":"uri","maxLength":2048}},"additionalProperties":false,"required":["return_url"]};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.return_url === undefined) && (missing0 = "return_url")){
+validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "return_url")){
+validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.return_url !== undefined){
+let data0 = data.return_url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 2048){
+validate34.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data0))){
+validate34.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 }
@@ -4905,8 +3725,8 @@ return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1d81fdbe6071 = validate35;
-const schema38 = {"type":"object","properties":{"return_url":{"type":"string","format":"uri","maxLength":2048}},"additionalProperties":false,"required":["return_url"]};
+export const body_1fd2b1f922ac = validate35;
+const schema38 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000},"gross_reward_amount":{"type":"integer","minimum":1,"maximum":1000000},"accepted_submissions_limit":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["account_id","title","description","gross_reward_amount"]};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4921,82 +3741,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.return_url === undefined) && (missing0 = "return_url")){
+if(((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.gross_reward_amount === undefined) && (missing0 = "gross_reward_amount"))){
 validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "return_url")){
-validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.return_url !== undefined){
-let data0 = data.return_url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate35.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data0))){
-validate35.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_1fd2b1f922ac = validate36;
-const schema39 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000},"gross_reward_amount":{"type":"integer","minimum":1,"maximum":1000000},"accepted_submissions_limit":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["account_id","title","description","gross_reward_amount"]};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.gross_reward_amount === undefined) && (missing0 = "gross_reward_amount"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
 if(!(((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "gross_reward_amount")) || (key0 === "accepted_submissions_limit"))){
-validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5008,18 +3761,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5035,18 +3788,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5062,18 +3815,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 10000){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate35.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate35.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5087,18 +3840,18 @@ if(data.gross_reward_amount !== undefined){
 let data3 = data.gross_reward_amount;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate36.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate35.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000 || isNaN(data3)){
-validate36.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate35.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate36.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate35.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5114,18 +3867,18 @@ if(data.accepted_submissions_limit !== undefined){
 let data4 = data.accepted_submissions_limit;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate36.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate35.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1000 || isNaN(data4)){
-validate36.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate35.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate36.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate35.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5144,22 +3897,22 @@ var valid0 = true;
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate36.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_205fdb1bc201 = validate37;
-const schema40 = {"type":"object","properties":{"caption":{"type":"string","minLength":1,"maxLength":2200},"video":{"type":"boolean","default":false}},"additionalProperties":false,"required":["caption"]};
+export const body_205fdb1bc201 = validate36;
+const schema39 = {"type":"object","properties":{"caption":{"type":"string","minLength":1,"maxLength":2200},"video":{"type":"boolean","default":false}},"additionalProperties":false,"required":["caption"]};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5173,14 +3926,14 @@ data.video = false;
 }
 let missing0;
 if((data.caption === undefined) && (missing0 = "caption")){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "caption") || (key0 === "video"))){
-validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5192,18 +3945,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 2200){
-validate37.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/maxLength",keyword:"maxLength",params:{limit: 2200},message:"must NOT have more than 2200 characters"}];
+validate36.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/maxLength",keyword:"maxLength",params:{limit: 2200},message:"must NOT have more than 2200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate37.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate36.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5215,7 +3968,7 @@ var valid0 = true;
 if(valid0){
 const _errs4 = errors;
 if(typeof data.video !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate36.errors = [{instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5224,22 +3977,22 @@ var valid0 = _errs4 === errors;
 }
 }
 else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate37.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_228d0998c6a3 = validate38;
-const schema41 = {"type":"object","properties":{"content":{"type":["string","null"],"maxLength":10000},"deliverable_type":{"type":"string","enum":["content_url","media"]},"deliverable_urls":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000},"maxItems":20}},"additionalProperties":false,"required":["deliverable_type","deliverable_urls"]};
+export const body_228d0998c6a3 = validate37;
+const schema40 = {"type":"object","properties":{"content":{"type":["string","null"],"maxLength":10000},"deliverable_type":{"type":"string","enum":["content_url","media"]},"deliverable_urls":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000},"maxItems":20}},"additionalProperties":false,"required":["deliverable_type","deliverable_urls"]};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5250,14 +4003,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.deliverable_type === undefined) && (missing0 = "deliverable_type")) || ((data.deliverable_urls === undefined) && (missing0 = "deliverable_urls"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "deliverable_type")) || (key0 === "deliverable_urls"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5267,13 +4020,13 @@ if(data.content !== undefined){
 let data0 = data.content;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate38.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema41.properties.content.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema40.properties.content.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 10000){
-validate38.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate37.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 }
@@ -5288,11 +4041,11 @@ if(data.deliverable_type !== undefined){
 let data1 = data.deliverable_type;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data1 === "content_url") || (data1 === "media"))){
-validate38.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/enum",keyword:"enum",params:{allowedValues: schema41.properties.deliverable_type.enum},message:"must be equal to one of the allowed values"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/enum",keyword:"enum",params:{allowedValues: schema40.properties.deliverable_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5307,7 +4060,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 20){
-validate38.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
@@ -5319,18 +4072,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 2000){
-validate38.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate38.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5342,7 +4095,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate37.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5351,6 +4104,65 @@ var valid0 = _errs6 === errors;
 else {
 var valid0 = true;
 }
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_23117d42e7af = validate38;
+const schema41 = {"type":"object","properties":{"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const pattern28 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "topic_id")){
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.topic_id !== undefined){
+let data0 = data.topic_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate38.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern28.test(data0)){
+validate38.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 }
@@ -5366,9 +4178,9 @@ return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_23117d42e7af = validate39;
-const schema42 = {"type":"object","properties":{"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern44 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
+export const body_2646804bc0c7 = validate39;
+const schema42 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
+const pattern34 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5382,34 +4194,620 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "topic_id")){
+if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
 validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.topic_id !== undefined){
-let data0 = data.topic_id;
+if(data.company_id !== undefined){
+let data0 = data.company_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate39.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern44.test(data0)){
-validate39.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data0)){
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate39.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema42.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data2)){
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate39.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func8.call(schema42.properties.plan.properties, key1))){
+validate39.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.company_id !== undefined){
+let data4 = data3.company_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate39.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate39.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate39.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate39.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate39.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema42.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+validate39.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate39.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema42.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate39.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 3650 || isNaN(data8)){
+validate39.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate39.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+validate39.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema42.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 730 || isNaN(data9)){
+validate39.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate39.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern6.test(data10)){
+validate39.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate39.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000000000 || isNaN(data11)){
+validate39.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate39.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate39.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000000000 || isNaN(data12)){
+validate39.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate39.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate39.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema42.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate39.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema42.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate39.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate39.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern34.test(data15)){
+validate39.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate39.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema42.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
+validate39.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema42.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate39.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func1(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate39.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate39.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema42.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate39.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema42.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func1(data19) > 2048){
+validate39.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data19))){
+validate39.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema42.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
+validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema42.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func1(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate39.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate39.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema42.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -5425,9 +4823,9 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2646804bc0c7 = validate40;
-const schema43 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
-const pattern50 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
+export const body_27f0dcd85877 = validate40;
+const schema43 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"content":{"type":"string","minLength":1,"maxLength":2000},"subtitle":{"type":["string","null"],"maxLength":200},"icon_user_id":{"type":["string","null"],"maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"rest_path":{"type":["string","null"],"maxLength":500},"user_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":1000}},"additionalProperties":false,"required":["company_id","title","content"]};
+const pattern36 = new RegExp("^user_[A-Za-z0-9]+$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5441,18 +4839,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
 let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
+if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.content === undefined) && (missing0 = "content"))){
 validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+if(!(((((((key0 === "company_id") || (key0 === "title")) || (key0 === "content")) || (key0 === "subtitle")) || (key0 === "icon_user_id")) || (key0 === "rest_path")) || (key0 === "user_ids"))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5486,665 +4881,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate40.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema43.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern9.test(data2)){
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate40.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func3.call(schema43.properties.plan.properties, key1))){
-validate40.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.company_id !== undefined){
-let data4 = data3.company_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate40.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate40.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate40.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern8.test(data5)){
-validate40.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate40.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema43.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func1(data6) > 200){
-validate40.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate40.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema43.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate40.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 3650 || isNaN(data8)){
-validate40.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate40.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate40.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema43.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 730 || isNaN(data9)){
-validate40.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate40.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern6.test(data10)){
-validate40.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate40.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 100000000000 || isNaN(data11)){
-validate40.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate40.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate40.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 100000000000 || isNaN(data12)){
-validate40.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate40.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate40.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema43.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate40.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema43.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-validate40.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-validate40.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern50.test(data15)){
-validate40.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate40.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema43.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate40.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema43.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate40.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func1(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate40.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate40.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema43.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate40.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema43.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func1(data19) > 2048){
-validate40.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data19))){
-validate40.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate40.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema43.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate40.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema43.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func1(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate40.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate40.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema43.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_27f0dcd85877 = validate41;
-const schema44 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"content":{"type":"string","minLength":1,"maxLength":2000},"subtitle":{"type":["string","null"],"maxLength":200},"icon_user_id":{"type":["string","null"],"maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"rest_path":{"type":["string","null"],"maxLength":500},"user_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":1000}},"additionalProperties":false,"required":["company_id","title","content"]};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.content === undefined) && (missing0 = "content"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "title")) || (key0 === "content")) || (key0 === "subtitle")) || (key0 === "icon_user_id")) || (key0 === "rest_path")) || (key0 === "user_ids"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.title !== undefined){
 let data1 = data.title;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6160,18 +4914,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 2000){
-validate41.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate40.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate41.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate40.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6185,13 +4939,13 @@ if(data.subtitle !== undefined){
 let data3 = data.subtitle;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate41.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/type",keyword:"type",params:{type: schema44.properties.subtitle.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/type",keyword:"type",params:{type: schema43.properties.subtitle.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 200){
-validate41.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate40.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -6206,18 +4960,18 @@ if(data.icon_user_id !== undefined){
 let data4 = data.icon_user_id;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate41.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/type",keyword:"type",params:{type: schema44.properties.icon_user_id.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/type",keyword:"type",params:{type: schema43.properties.icon_user_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate41.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate40.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data4)){
-validate41.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern36.test(data4)){
+validate40.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -6233,13 +4987,13 @@ if(data.rest_path !== undefined){
 let data5 = data.rest_path;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate41.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/type",keyword:"type",params:{type: schema44.properties.rest_path.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/type",keyword:"type",params:{type: schema43.properties.rest_path.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 500){
-validate41.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate40.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -6254,13 +5008,13 @@ if(data.user_ids !== undefined){
 let data6 = data.user_ids;
 const _errs14 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate41.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: schema44.properties.user_ids.type},message:"must be array,null"}];
+validate40.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: schema43.properties.user_ids.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs14){
 if(Array.isArray(data6)){
 if(data6.length > 1000){
-validate41.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate40.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -6272,18 +5026,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 64){
-validate41.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate40.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data7)){
-validate41.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern36.test(data7)){
+validate40.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6310,23 +5064,23 @@ var valid0 = true;
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate41.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2a3c81887780 = validate42;
-const schema45 = {"type":"object","properties":{"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"},"merchant_name":{"type":"string","minLength":1,"maxLength":100},"merchant_category":{"type":"string","maxLength":60}},"additionalProperties":false,"required":["card_id","amount","merchant_name"]};
-const pattern54 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+export const body_2a3c81887780 = validate41;
+const schema44 = {"type":"object","properties":{"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"},"merchant_name":{"type":"string","minLength":1,"maxLength":100},"merchant_category":{"type":"string","maxLength":60}},"additionalProperties":false,"required":["card_id","amount","merchant_name"]};
+const pattern38 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6340,14 +5094,14 @@ data.currency = "usd";
 }
 let missing0;
 if((((data.card_id === undefined) && (missing0 = "card_id")) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.merchant_name === undefined) && (missing0 = "merchant_name"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "card_id") || (key0 === "amount")) || (key0 === "currency")) || (key0 === "merchant_name")) || (key0 === "merchant_category"))){
-validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6359,18 +5113,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate41.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern54.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern38.test(data0)){
+validate41.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6384,18 +5138,18 @@ if(data.amount !== undefined){
 let data1 = data.amount;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 100000000000 || isNaN(data1)){
-validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate41.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate41.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6410,11 +5164,11 @@ if(valid0){
 let data2 = data.currency;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(data2 === "usd")){
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema45.properties.currency.enum},message:"must be equal to one of the allowed values"}];
+validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema44.properties.currency.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -6425,18 +5179,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 100){
-validate42.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate41.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate42.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate41.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6452,12 +5206,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 60){
-validate42.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+validate41.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6474,6 +5228,64 @@ var valid0 = true;
 }
 }
 else {
+validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_2bd69225e1f0 = validate42;
+const schema45 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "message")){
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.message !== undefined){
+let data0 = data.message;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 5000){
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
 validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -6483,8 +5295,9 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2bd69225e1f0 = validate43;
-const schema46 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false};
+export const body_2c50fd54d7b4 = validate43;
+const schema46 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+const pattern40 = new RegExp("^app_[A-Za-z0-9]+$", "u");
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6498,34 +5311,336 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "message")){
+if(!((((((((key0 === "account_id") || (key0 === "app_id")) || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
 validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.message !== undefined){
-let data0 = data.message;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 5000){
-validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+if(func1(data0) > 64){
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.app_id !== undefined){
+let data1 = data.app_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate43.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern40.test(data1)){
+validate43.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data2 = data.name;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+validate43.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate43.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data3 = data.role;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 40){
+validate43.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statements !== undefined){
+let data4 = data.statements;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 50){
+validate43.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((data5.effect === undefined) && (missing1 = "effect")) || ((data5.actions === undefined) && (missing1 = "actions"))){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((key1 === "effect") || (key1 === "actions"))){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data5.effect !== undefined){
+let data6 = data5.effect;
+const _errs15 = errors;
+if(typeof data6 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data6 === "allow") || (data6 === "deny"))){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema46.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.actions !== undefined){
+let data7 = data5.actions;
+const _errs17 = errors;
+if(errors === _errs17){
+if(Array.isArray(data7)){
+if(data7.length > 100){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func1(data8) > 100){
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs19 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip_allowlist !== undefined){
+let data9 = data.ip_allowlist;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data9)){
+if(data9.length > 50){
+validate43.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate43.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs23 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data11 = data.expires_at;
+const _errs25 = errors;
+if(errors === _errs25){
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(!(formats2(data11))){
+validate43.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data12 = data.api_version_date;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data12 === "string"){
+if(func1(data12) > 20){
+validate43.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -6541,9 +5656,16 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2c50fd54d7b4 = validate44;
-const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
-const pattern56 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+export const body_2fe4f90cd231 = validate44;
+const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"custom_name":{"type":"string","minLength":1,"maxLength":200},"event_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"event_time":{"type":"string","format":"date-time"},"action_source":{"type":"string","enum":["email","website","app","phone_call","chat","physical_store","system_generated","business_messaging","other"]},"url":{"type":"string","maxLength":2048},"referrer_url":{"type":"string","maxLength":2048},"title":{"type":"string","maxLength":500},"value":{"type":"number","minimum":0,"maximum":90071992547409},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"duration":{"type":"integer","minimum":0,"maximum":2147483647},"resumed":{"type":"boolean"},"source":{"type":"string","enum":["url","form","manual","iframe"]},"context":{"type":"object","properties":{"ad_campaign_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_set_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"utm_source":{"type":"string","maxLength":500},"utm_medium":{"type":"string","maxLength":500},"utm_campaign":{"type":"string","maxLength":500},"utm_term":{"type":"string","maxLength":500},"utm_content":{"type":"string","maxLength":500},"fbc":{"type":"string","maxLength":500},"fbclid":{"type":"string","maxLength":500},"fbp":{"type":"string","maxLength":500},"fingerprint":{"type":"string","maxLength":500},"ga":{"type":"string","maxLength":500},"gbraid":{"type":"string","maxLength":500},"gclid":{"type":"string","maxLength":500},"ig_sid":{"type":"string","maxLength":500},"ip_address":{"type":"string","maxLength":500},"language":{"type":"string","maxLength":500},"li_fat_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,500}$"},"msclkid":{"type":"string","maxLength":500},"rdt_cid":{"type":"string","maxLength":500},"sccid":{"type":"string","maxLength":500},"screen_resolution":{"type":"string","maxLength":500},"timezone":{"type":"string","maxLength":500},"ttclid":{"type":"string","maxLength":500},"ttp":{"type":"string","maxLength":500},"twclid":{"type":"string","maxLength":500},"user_agent":{"type":"string","maxLength":500},"utm_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"wbraid":{"type":"string","maxLength":500},"fingerprint_confidence":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false},"user":{"type":"object","properties":{"anonymous_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"email":{"type":"string","pattern":"^[^@\\s]{1,64}@[^@\\s]{1,190}$"},"name":{"type":"string","maxLength":200},"phone":{"type":"string","pattern":"^\\+?[0-9 ().-]{3,32}$"},"first_name":{"type":"string","maxLength":200},"last_name":{"type":"string","maxLength":200},"username":{"type":"string","maxLength":200},"city":{"type":"string","maxLength":200},"state":{"type":"string","maxLength":200},"country":{"type":"string","maxLength":200},"postal_code":{"type":"string","maxLength":32},"birthdate":{"type":"string","format":"date"},"gender":{"type":"string","enum":["male","female"]}},"additionalProperties":false}},"additionalProperties":false,"required":["account_id","event_name","user"]};
+const pattern42 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
+const pattern43 = new RegExp("^[A-Za-z0-9_.:-]{1,200}$", "u");
+const pattern45 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
+const pattern51 = new RegExp("^[A-Za-z0-9_.:-]{1,500}$", "u");
+const pattern53 = new RegExp("^[A-Za-z0-9_.:-]{1,128}$", "u");
+const pattern55 = new RegExp("^[^@\\s]{1,64}@[^@\\s]{1,190}$", "u");
+const pattern56 = new RegExp("^\\+?[0-9 ().-]{3,32}$", "u");
+const formats20 = inputFormats.date;
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6558,14 +5680,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.event_name === undefined) && (missing0 = "event_name"))) || ((data.user === undefined) && (missing0 = "user"))){
 validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "app_id")) || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+if(!(func8.call(schema47.properties, key0))){
 validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6599,24 +5721,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_id !== undefined){
-let data1 = data.app_id;
+if(data.event_name !== undefined){
+let data1 = data.event_name;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate44.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern56.test(data1)){
-validate44.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern42.test(data1)){
+validate44.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
 return false;
 }
 }
-}
 else {
-validate44.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6626,24 +5742,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data2 = data.name;
+if(data.custom_name !== undefined){
+let data2 = data.custom_name;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func1(data2) > 100){
-validate44.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data2) > 200){
+validate44.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate44.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate44.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6653,18 +5769,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data3 = data.role;
+if(data.event_id !== undefined){
+let data3 = data.event_id;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func1(data3) > 40){
-validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if(!pattern43.test(data3)){
+validate44.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6674,118 +5790,21 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statements !== undefined){
-let data4 = data.statements;
+if(data.event_time !== undefined){
+let data4 = data.event_time;
 const _errs10 = errors;
 if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 50){
-validate44.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if(((data5.effect === undefined) && (missing1 = "effect")) || ((data5.actions === undefined) && (missing1 = "actions"))){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs14 = errors;
-for(const key1 in data5){
-if(!((key1 === "effect") || (key1 === "actions"))){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs14 === errors){
-if(data5.effect !== undefined){
-let data6 = data5.effect;
-const _errs15 = errors;
-if(typeof data6 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data6 === "allow") || (data6 === "deny"))){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema47.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data5.actions !== undefined){
-let data7 = data5.actions;
-const _errs17 = errors;
-if(errors === _errs17){
-if(Array.isArray(data7)){
-if(data7.length > 100){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(func1(data8) > 100){
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!(formats2(data4))){
+validate44.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-var valid3 = _errs19 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs17 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -6794,93 +5813,1330 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ip_allowlist !== undefined){
-let data9 = data.ip_allowlist;
-const _errs21 = errors;
-if(errors === _errs21){
-if(Array.isArray(data9)){
-if(data9.length > 50){
-validate44.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+if(data.action_source !== undefined){
+let data5 = data.action_source;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((data5 === "email") || (data5 === "website")) || (data5 === "app")) || (data5 === "phone_call")) || (data5 === "chat")) || (data5 === "physical_store")) || (data5 === "system_generated")) || (data5 === "business_messaging")) || (data5 === "other"))){
+validate44.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/enum",keyword:"enum",params:{allowedValues: schema47.properties.action_source.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data6 = data.url;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 2048){
+validate44.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.referrer_url !== undefined){
+let data7 = data.referrer_url;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 2048){
+validate44.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data8 = data.title;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+let data9 = data.value;
+const _errs20 = errors;
+if(errors === _errs20){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 90071992547409 || isNaN(data9)){
+validate44.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
 return false;
 }
 else {
-var valid4 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-const _errs23 = errors;
-if(errors === _errs23){
+if(data9 < 0 || isNaN(data9)){
+validate44.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data10 = data.currency;
+const _errs22 = errors;
+if(errors === _errs22){
 if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate44.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern6.test(data10)){
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid4 = _errs23 === errors;
-if(!valid4){
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_id !== undefined){
+let data11 = data.payment_id;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate44.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern45.test(data11)){
+validate44.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data12 = data.product_id;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data12)){
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data13 = data.plan_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 64){
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data13)){
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration !== undefined){
+let data14 = data.duration;
+const _errs30 = errors;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+validate44.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs30){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate44.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate44.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resumed !== undefined){
+const _errs32 = errors;
+if(typeof data.resumed !== "boolean"){
+validate44.errors = [{instancePath:instancePath+"/resumed",schemaPath:"#/properties/resumed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.source !== undefined){
+let data16 = data.source;
+const _errs34 = errors;
+if(typeof data16 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data16 === "url") || (data16 === "form")) || (data16 === "manual")) || (data16 === "iframe"))){
+validate44.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/enum",keyword:"enum",params:{allowedValues: schema47.properties.source.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.context !== undefined){
+let data17 = data.context;
+const _errs36 = errors;
+if(errors === _errs36){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+const _errs38 = errors;
+for(const key1 in data17){
+if(!(func8.call(schema47.properties.context.properties, key1))){
+validate44.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
 break;
 }
 }
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+if(_errs38 === errors){
+if(data17.ad_campaign_id !== undefined){
+let data18 = data17.ad_campaign_id;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data18 === "string"){
+if(!pattern43.test(data18)){
+validate44.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
 return false;
 }
 }
-var valid0 = _errs21 === errors;
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs39 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ad_id !== undefined){
+let data19 = data17.ad_id;
+const _errs41 = errors;
+if(errors === _errs41){
+if(typeof data19 === "string"){
+if(!pattern43.test(data19)){
+validate44.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs41 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ad_set_id !== undefined){
+let data20 = data17.ad_set_id;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data20 === "string"){
+if(!pattern43.test(data20)){
+validate44.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs43 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_source !== undefined){
+let data21 = data17.utm_source;
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data21 === "string"){
+if(func1(data21) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs45 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_medium !== undefined){
+let data22 = data17.utm_medium;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data22 === "string"){
+if(func1(data22) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs47 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_campaign !== undefined){
+let data23 = data17.utm_campaign;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data23 === "string"){
+if(func1(data23) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs49 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_term !== undefined){
+let data24 = data17.utm_term;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data24 === "string"){
+if(func1(data24) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs51 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_content !== undefined){
+let data25 = data17.utm_content;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data25 === "string"){
+if(func1(data25) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs53 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.fbc !== undefined){
+let data26 = data17.fbc;
+const _errs55 = errors;
+if(errors === _errs55){
+if(typeof data26 === "string"){
+if(func1(data26) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/fbc",schemaPath:"#/properties/context/properties/fbc/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/fbc",schemaPath:"#/properties/context/properties/fbc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs55 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.fbclid !== undefined){
+let data27 = data17.fbclid;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data27 === "string"){
+if(func1(data27) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/fbclid",schemaPath:"#/properties/context/properties/fbclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/fbclid",schemaPath:"#/properties/context/properties/fbclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs57 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.fbp !== undefined){
+let data28 = data17.fbp;
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data28 === "string"){
+if(func1(data28) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/fbp",schemaPath:"#/properties/context/properties/fbp/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/fbp",schemaPath:"#/properties/context/properties/fbp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs59 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.fingerprint !== undefined){
+let data29 = data17.fingerprint;
+const _errs61 = errors;
+if(errors === _errs61){
+if(typeof data29 === "string"){
+if(func1(data29) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/fingerprint",schemaPath:"#/properties/context/properties/fingerprint/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/fingerprint",schemaPath:"#/properties/context/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs61 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ga !== undefined){
+let data30 = data17.ga;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data30 === "string"){
+if(func1(data30) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/ga",schemaPath:"#/properties/context/properties/ga/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ga",schemaPath:"#/properties/context/properties/ga/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs63 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.gbraid !== undefined){
+let data31 = data17.gbraid;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data31 === "string"){
+if(func1(data31) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/gbraid",schemaPath:"#/properties/context/properties/gbraid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/gbraid",schemaPath:"#/properties/context/properties/gbraid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs65 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.gclid !== undefined){
+let data32 = data17.gclid;
+const _errs67 = errors;
+if(errors === _errs67){
+if(typeof data32 === "string"){
+if(func1(data32) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/gclid",schemaPath:"#/properties/context/properties/gclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/gclid",schemaPath:"#/properties/context/properties/gclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs67 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ig_sid !== undefined){
+let data33 = data17.ig_sid;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data33 === "string"){
+if(func1(data33) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/ig_sid",schemaPath:"#/properties/context/properties/ig_sid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ig_sid",schemaPath:"#/properties/context/properties/ig_sid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs69 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ip_address !== undefined){
+let data34 = data17.ip_address;
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data34 === "string"){
+if(func1(data34) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/ip_address",schemaPath:"#/properties/context/properties/ip_address/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ip_address",schemaPath:"#/properties/context/properties/ip_address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs71 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.language !== undefined){
+let data35 = data17.language;
+const _errs73 = errors;
+if(errors === _errs73){
+if(typeof data35 === "string"){
+if(func1(data35) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/language",schemaPath:"#/properties/context/properties/language/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/language",schemaPath:"#/properties/context/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs73 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.li_fat_id !== undefined){
+let data36 = data17.li_fat_id;
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data36 === "string"){
+if(!pattern51.test(data36)){
+validate44.errors = [{instancePath:instancePath+"/context/li_fat_id",schemaPath:"#/properties/context/properties/li_fat_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,500}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,500}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/li_fat_id",schemaPath:"#/properties/context/properties/li_fat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs75 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.msclkid !== undefined){
+let data37 = data17.msclkid;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data37 === "string"){
+if(func1(data37) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/msclkid",schemaPath:"#/properties/context/properties/msclkid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/msclkid",schemaPath:"#/properties/context/properties/msclkid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs77 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.rdt_cid !== undefined){
+let data38 = data17.rdt_cid;
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data38 === "string"){
+if(func1(data38) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/rdt_cid",schemaPath:"#/properties/context/properties/rdt_cid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/rdt_cid",schemaPath:"#/properties/context/properties/rdt_cid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs79 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.sccid !== undefined){
+let data39 = data17.sccid;
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data39 === "string"){
+if(func1(data39) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/sccid",schemaPath:"#/properties/context/properties/sccid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/sccid",schemaPath:"#/properties/context/properties/sccid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs81 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.screen_resolution !== undefined){
+let data40 = data17.screen_resolution;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data40 === "string"){
+if(func1(data40) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/screen_resolution",schemaPath:"#/properties/context/properties/screen_resolution/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/screen_resolution",schemaPath:"#/properties/context/properties/screen_resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs83 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.timezone !== undefined){
+let data41 = data17.timezone;
+const _errs85 = errors;
+if(errors === _errs85){
+if(typeof data41 === "string"){
+if(func1(data41) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/timezone",schemaPath:"#/properties/context/properties/timezone/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/timezone",schemaPath:"#/properties/context/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs85 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ttclid !== undefined){
+let data42 = data17.ttclid;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data42 === "string"){
+if(func1(data42) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/ttclid",schemaPath:"#/properties/context/properties/ttclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ttclid",schemaPath:"#/properties/context/properties/ttclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs87 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.ttp !== undefined){
+let data43 = data17.ttp;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data43 === "string"){
+if(func1(data43) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/ttp",schemaPath:"#/properties/context/properties/ttp/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/ttp",schemaPath:"#/properties/context/properties/ttp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs89 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.twclid !== undefined){
+let data44 = data17.twclid;
+const _errs91 = errors;
+if(errors === _errs91){
+if(typeof data44 === "string"){
+if(func1(data44) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/twclid",schemaPath:"#/properties/context/properties/twclid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/twclid",schemaPath:"#/properties/context/properties/twclid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs91 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.user_agent !== undefined){
+let data45 = data17.user_agent;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data45 === "string"){
+if(func1(data45) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/user_agent",schemaPath:"#/properties/context/properties/user_agent/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/user_agent",schemaPath:"#/properties/context/properties/user_agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs93 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.utm_id !== undefined){
+let data46 = data17.utm_id;
+const _errs95 = errors;
+if(errors === _errs95){
+if(typeof data46 === "string"){
+if(!pattern43.test(data46)){
+validate44.errors = [{instancePath:instancePath+"/context/utm_id",schemaPath:"#/properties/context/properties/utm_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/utm_id",schemaPath:"#/properties/context/properties/utm_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs95 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.wbraid !== undefined){
+let data47 = data17.wbraid;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data47 === "string"){
+if(func1(data47) > 500){
+validate44.errors = [{instancePath:instancePath+"/context/wbraid",schemaPath:"#/properties/context/properties/wbraid/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/wbraid",schemaPath:"#/properties/context/properties/wbraid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs97 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data17.fingerprint_confidence !== undefined){
+let data48 = data17.fingerprint_confidence;
+const _errs99 = errors;
+if(errors === _errs99){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1 || isNaN(data48)){
+validate44.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data48 < 0 || isNaN(data48)){
+validate44.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context/fingerprint_confidence",schemaPath:"#/properties/context/properties/fingerprint_confidence/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid1 = _errs99 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs36 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.expires_at !== undefined){
-let data11 = data.expires_at;
-const _errs25 = errors;
-if(errors === _errs25){
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate44.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(data.user !== undefined){
+let data49 = data.user;
+const _errs101 = errors;
+if(errors === _errs101){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+const _errs103 = errors;
+for(const key2 in data49){
+if(!(func8.call(schema47.properties.user.properties, key2))){
+validate44.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs103 === errors){
+if(data49.anonymous_id !== undefined){
+let data50 = data49.anonymous_id;
+const _errs104 = errors;
+if(errors === _errs104){
+if(typeof data50 === "string"){
+if(!pattern53.test(data50)){
+validate44.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs104 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.user_id !== undefined){
+let data51 = data49.user_id;
+const _errs106 = errors;
+if(errors === _errs106){
+if(typeof data51 === "string"){
+if(func1(data51) > 64){
+validate44.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern36.test(data51)){
+validate44.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
-var valid0 = _errs25 === errors;
+else {
+validate44.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs106 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.email !== undefined){
+let data52 = data49.email;
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data52 === "string"){
+if(!pattern55.test(data52)){
+validate44.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]{1,64}@[^@\\s]{1,190}$"},message:"must match pattern \""+"^[^@\\s]{1,64}@[^@\\s]{1,190}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs108 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.name !== undefined){
+let data53 = data49.name;
+const _errs110 = errors;
+if(errors === _errs110){
+if(typeof data53 === "string"){
+if(func1(data53) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs110 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.phone !== undefined){
+let data54 = data49.phone;
+const _errs112 = errors;
+if(errors === _errs112){
+if(typeof data54 === "string"){
+if(!pattern56.test(data54)){
+validate44.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9 ().-]{3,32}$"},message:"must match pattern \""+"^\\+?[0-9 ().-]{3,32}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs112 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.first_name !== undefined){
+let data55 = data49.first_name;
+const _errs114 = errors;
+if(errors === _errs114){
+if(typeof data55 === "string"){
+if(func1(data55) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/first_name",schemaPath:"#/properties/user/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/first_name",schemaPath:"#/properties/user/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs114 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.last_name !== undefined){
+let data56 = data49.last_name;
+const _errs116 = errors;
+if(errors === _errs116){
+if(typeof data56 === "string"){
+if(func1(data56) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/last_name",schemaPath:"#/properties/user/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/last_name",schemaPath:"#/properties/user/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs116 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.username !== undefined){
+let data57 = data49.username;
+const _errs118 = errors;
+if(errors === _errs118){
+if(typeof data57 === "string"){
+if(func1(data57) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/username",schemaPath:"#/properties/user/properties/username/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/username",schemaPath:"#/properties/user/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs118 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.city !== undefined){
+let data58 = data49.city;
+const _errs120 = errors;
+if(errors === _errs120){
+if(typeof data58 === "string"){
+if(func1(data58) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/city",schemaPath:"#/properties/user/properties/city/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/city",schemaPath:"#/properties/user/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs120 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.state !== undefined){
+let data59 = data49.state;
+const _errs122 = errors;
+if(errors === _errs122){
+if(typeof data59 === "string"){
+if(func1(data59) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/state",schemaPath:"#/properties/user/properties/state/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/state",schemaPath:"#/properties/user/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs122 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.country !== undefined){
+let data60 = data49.country;
+const _errs124 = errors;
+if(errors === _errs124){
+if(typeof data60 === "string"){
+if(func1(data60) > 200){
+validate44.errors = [{instancePath:instancePath+"/user/country",schemaPath:"#/properties/user/properties/country/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/country",schemaPath:"#/properties/user/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs124 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.postal_code !== undefined){
+let data61 = data49.postal_code;
+const _errs126 = errors;
+if(errors === _errs126){
+if(typeof data61 === "string"){
+if(func1(data61) > 32){
+validate44.errors = [{instancePath:instancePath+"/user/postal_code",schemaPath:"#/properties/user/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/postal_code",schemaPath:"#/properties/user/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs126 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.birthdate !== undefined){
+let data62 = data49.birthdate;
+const _errs128 = errors;
+if(errors === _errs128){
+if(errors === _errs128){
+if(typeof data62 === "string"){
+if(!(formats20.validate(data62))){
+validate44.errors = [{instancePath:instancePath+"/user/birthdate",schemaPath:"#/properties/user/properties/birthdate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user/birthdate",schemaPath:"#/properties/user/properties/birthdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid2 = _errs128 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data49.gender !== undefined){
+let data63 = data49.gender;
+const _errs130 = errors;
+if(typeof data63 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/user/gender",schemaPath:"#/properties/user/properties/gender/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data63 === "male") || (data63 === "female"))){
+validate44.errors = [{instancePath:instancePath+"/user/gender",schemaPath:"#/properties/user/properties/gender/enum",keyword:"enum",params:{allowedValues: schema47.properties.user.properties.gender.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs130 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs101 === errors;
 }
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.api_version_date !== undefined){
-let data12 = data.api_version_date;
-const _errs27 = errors;
-if(errors === _errs27){
-if(typeof data12 === "string"){
-if(func1(data12) > 20){
-validate44.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
 }
 }
-else {
-validate44.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
-var valid0 = _errs27 === errors;
 }
-else {
-var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -6935,7 +7191,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema48.properties, key0))){
+if(!(func8.call(schema48.properties, key0))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7006,7 +7262,7 @@ validate45.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern16.test(data2)){
+if(!pattern36.test(data2)){
 validate45.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -7087,7 +7343,7 @@ validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern9.test(data5)){
+if(!pattern7.test(data5)){
 validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -7157,7 +7413,7 @@ let data8 = data.country;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern32.test(data8)){
+if(!pattern16.test(data8)){
 validate45.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -7191,7 +7447,7 @@ validate45.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/prop
 return false;
 }
 else {
-if(!(formats2(data10))){
+if(!(formats0(data10))){
 validate45.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -7226,7 +7482,7 @@ let data12 = data.promo_code;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
-if(!pattern20.test(data12)){
+if(!pattern4.test(data12)){
 validate45.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
@@ -7769,7 +8025,7 @@ let data0 = data.from_token;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern29.test(data0)){
+if(!pattern13.test(data0)){
 validate48.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -7790,7 +8046,7 @@ let data1 = data.to_token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern13.test(data1)){
 validate48.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -7811,7 +8067,7 @@ let data2 = data.amount;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern31.test(data2)){
+if(!pattern15.test(data2)){
 validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -7832,7 +8088,7 @@ let data3 = data.to_amount;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern31.test(data3)){
+if(!pattern15.test(data3)){
 validate48.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -8010,7 +8266,7 @@ validate49.errors = [{instancePath:instancePath+"/parent_social_account_id",sche
 return false;
 }
 else {
-if(!pattern25.test(data5)){
+if(!pattern9.test(data5)){
 validate49.errors = [{instancePath:instancePath+"/parent_social_account_id",schemaPath:"#/properties/parent_social_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -8323,7 +8579,7 @@ let data11 = data5.country;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
-if(!pattern32.test(data11)){
+if(!pattern16.test(data11)){
 validate50.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/country",schemaPath:"#/properties/requested_information/items/properties/address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -8523,7 +8779,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema55.properties, key0))){
+if(!(func8.call(schema55.properties, key0))){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8686,7 +8942,7 @@ return false;
 if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!(formats0(data7))){
+if(!(formats2(data7))){
 validate52.errors = [{instancePath:instancePath+"/starts_at",schemaPath:"#/properties/starts_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -8709,7 +8965,7 @@ return false;
 if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats0(data8))){
+if(!(formats2(data8))){
 validate52.errors = [{instancePath:instancePath+"/ends_at",schemaPath:"#/properties/ends_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -8827,7 +9083,7 @@ validate53.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate53.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -9082,7 +9338,7 @@ validate54.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!(formats2(data0))){
+if(!(formats0(data0))){
 validate54.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -9602,7 +9858,7 @@ validate56.errors = [{instancePath:instancePath+"/audiences/include/" + i0,schem
 return false;
 }
 else {
-if(!pattern27.test(data6)){
+if(!pattern11.test(data6)){
 validate56.errors = [{instancePath:instancePath+"/audiences/include/" + i0,schemaPath:"#/properties/audiences/properties/include/items/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -9653,7 +9909,7 @@ validate56.errors = [{instancePath:instancePath+"/audiences/exclude/" + i1,schem
 return false;
 }
 else {
-if(!pattern27.test(data8)){
+if(!pattern11.test(data8)){
 validate56.errors = [{instancePath:instancePath+"/audiences/exclude/" + i1,schemaPath:"#/properties/audiences/properties/exclude/items/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -10696,7 +10952,7 @@ return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern56.test(data1)){
+if(!pattern40.test(data1)){
 validate61.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -10713,7 +10969,7 @@ let data2 = data.country;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern16.test(data2)){
 validate61.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -10740,7 +10996,7 @@ validate61.errors = [{instancePath:instancePath+"/email",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!(formats6.test(data3))){
+if(!(formats4.test(data3))){
 validate61.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
@@ -10893,7 +11149,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema65.properties, key0))){
+if(!(func8.call(schema65.properties, key0))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11138,7 +11394,7 @@ validate62.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern26.test(data9)){
+if(!pattern10.test(data9)){
 validate62.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -11210,7 +11466,7 @@ validate62.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",s
 return false;
 }
 else {
-if(!pattern25.test(data13)){
+if(!pattern9.test(data13)){
 validate62.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",schemaPath:"#/properties/social_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -11284,7 +11540,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema66.properties, key0))){
+if(!(func8.call(schema66.properties, key0))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11473,7 +11729,7 @@ return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern50.test(data7)){
+if(!pattern34.test(data7)){
 validate63.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -11723,7 +11979,7 @@ validate65.errors = [{instancePath:instancePath+"/subject/user_id",schemaPath:"#
 return false;
 }
 else {
-if(!pattern16.test(data2)){
+if(!pattern36.test(data2)){
 validate65.errors = [{instancePath:instancePath+"/subject/user_id",schemaPath:"#/properties/subject/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -11745,7 +12001,7 @@ let data3 = data0.anonymous_id;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
-if(!pattern15.test(data3)){
+if(!pattern53.test(data3)){
 validate65.errors = [{instancePath:instancePath+"/subject/anonymous_id",schemaPath:"#/properties/subject/properties/anonymous_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
 return false;
 }
@@ -12091,7 +12347,7 @@ validate68.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern56.test(data0)){
+if(!pattern40.test(data0)){
 validate68.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -12390,7 +12646,7 @@ validate69.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate69.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -12581,7 +12837,7 @@ validate70.errors = [{instancePath:instancePath+"/result_url",schemaPath:"#/prop
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate70.errors = [{instancePath:instancePath+"/result_url",schemaPath:"#/properties/result_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -12811,7 +13067,7 @@ validate71.errors = [{instancePath:instancePath+"/audiences/include/" + i0,schem
 return false;
 }
 else {
-if(!pattern27.test(data8)){
+if(!pattern11.test(data8)){
 validate71.errors = [{instancePath:instancePath+"/audiences/include/" + i0,schemaPath:"#/properties/audiences/properties/include/items/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -12862,7 +13118,7 @@ validate71.errors = [{instancePath:instancePath+"/audiences/exclude/" + i1,schem
 return false;
 }
 else {
-if(!pattern27.test(data10)){
+if(!pattern11.test(data10)){
 validate71.errors = [{instancePath:instancePath+"/audiences/exclude/" + i1,schemaPath:"#/properties/audiences/properties/exclude/items/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -13047,7 +13303,7 @@ validate72.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern8.test(data4)){
+if(!pattern5.test(data4)){
 validate72.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -13319,7 +13575,7 @@ let data2 = data.token;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern13.test(data2)){
 validate74.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -13416,7 +13672,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema78.properties, key0))){
+if(!(func8.call(schema78.properties, key0))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13455,7 +13711,7 @@ let data1 = data.code;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern20.test(data1)){
+if(!pattern4.test(data1)){
 validate75.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
@@ -13556,7 +13812,7 @@ validate75.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern8.test(data5)){
+if(!pattern5.test(data5)){
 validate75.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -13583,7 +13839,7 @@ validate75.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern9.test(data6)){
+if(!pattern7.test(data6)){
 validate75.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -13633,7 +13889,7 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats0(data8))){
+if(!(formats2(data8))){
 validate75.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -13840,7 +14096,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema81.properties, key0))){
+if(!(func8.call(schema81.properties, key0))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13884,7 +14140,7 @@ validate78.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern8.test(data1)){
+if(!pattern5.test(data1)){
 validate78.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -14107,7 +14363,7 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern50.test(data11)){
+if(!pattern34.test(data11)){
 validate78.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -14313,7 +14569,7 @@ validate79.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern9.test(data2)){
+if(!pattern7.test(data2)){
 validate79.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -14343,7 +14599,7 @@ return false;
 else {
 const _errs10 = errors;
 for(const key1 in data3){
-if(!(func3.call(schema82.properties.plan.properties, key1))){
+if(!(func8.call(schema82.properties.plan.properties, key1))){
 validate79.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14387,7 +14643,7 @@ validate79.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#
 return false;
 }
 else {
-if(!pattern8.test(data5)){
+if(!pattern5.test(data5)){
 validate79.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -14620,7 +14876,7 @@ let data15 = data3.short_link;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern50.test(data15)){
+if(!pattern34.test(data15)){
 validate79.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -14760,7 +15016,7 @@ validate79.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/pr
 return false;
 }
 else {
-if(!(formats2(data19))){
+if(!(formats0(data19))){
 validate79.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -15002,7 +15258,7 @@ let data1 = data.from_token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern13.test(data1)){
 validate81.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -15023,7 +15279,7 @@ let data2 = data.to_token;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern13.test(data2)){
 validate81.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -15044,7 +15300,7 @@ let data3 = data.amount;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern31.test(data3)){
+if(!pattern15.test(data3)){
 validate81.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -15065,7 +15321,7 @@ let data4 = data.to_amount;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern31.test(data4)){
+if(!pattern15.test(data4)){
 validate81.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -15179,7 +15435,7 @@ validate82.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern9.test(data2)){
+if(!pattern7.test(data2)){
 validate82.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -15209,7 +15465,7 @@ return false;
 else {
 const _errs10 = errors;
 for(const key1 in data3){
-if(!(func3.call(schema85.properties.plan.properties, key1))){
+if(!(func8.call(schema85.properties.plan.properties, key1))){
 validate82.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15253,7 +15509,7 @@ validate82.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#
 return false;
 }
 else {
-if(!pattern8.test(data5)){
+if(!pattern5.test(data5)){
 validate82.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -15486,7 +15742,7 @@ let data15 = data3.short_link;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern50.test(data15)){
+if(!pattern34.test(data15)){
 validate82.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -15626,7 +15882,7 @@ validate82.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/pr
 return false;
 }
 else {
-if(!(formats2(data19))){
+if(!(formats0(data19))){
 validate82.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -15833,7 +16089,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema87.properties, key0))){
+if(!(func8.call(schema87.properties, key0))){
 validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15948,7 +16204,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
+if(!(formats2(data5))){
 validate84.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -16332,7 +16588,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema91.properties, key0))){
+if(!(func8.call(schema91.properties, key0))){
 validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16617,7 +16873,7 @@ validate88.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern26.test(data11)){
+if(!pattern10.test(data11)){
 validate88.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -16693,7 +16949,7 @@ validate88.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",s
 return false;
 }
 else {
-if(!pattern25.test(data15)){
+if(!pattern9.test(data15)){
 validate88.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",schemaPath:"#/properties/social_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -16902,7 +17158,7 @@ let data1 = data.country;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern32.test(data1)){
+if(!pattern16.test(data1)){
 validate90.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -16963,7 +17219,7 @@ validate90.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schema
 return false;
 }
 else {
-if(!pattern9.test(data4)){
+if(!pattern7.test(data4)){
 validate90.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -17059,7 +17315,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema94.properties, key0))){
+if(!(func8.call(schema94.properties, key0))){
 validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17104,7 +17360,7 @@ validate91.errors = [{instancePath:instancePath+"/email",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!(formats6.test(data1))){
+if(!(formats4.test(data1))){
 validate91.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
@@ -17137,7 +17393,7 @@ validate91.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/proper
 return false;
 }
 else {
-if(!(formats2(data2))){
+if(!(formats0(data2))){
 validate91.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -17156,7 +17412,7 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern32.test(data3)){
+if(!pattern16.test(data3)){
 validate91.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -17315,7 +17571,7 @@ validate91.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPat
 return false;
 }
 else {
-if(!pattern34.test(data10)){
+if(!pattern18.test(data10)){
 validate91.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -17462,7 +17718,7 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern32.test(data17)){
+if(!pattern16.test(data17)){
 validate91.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -17614,7 +17870,7 @@ validate91.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaP
 return false;
 }
 else {
-if(!pattern36.test(data23)){
+if(!pattern20.test(data23)){
 validate91.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
 return false;
 }
@@ -17856,7 +18112,7 @@ validate92.errors = [{instancePath:instancePath+"/parent_external_account_id",sc
 return false;
 }
 else {
-if(!pattern25.test(data5)){
+if(!pattern9.test(data5)){
 validate92.errors = [{instancePath:instancePath+"/parent_external_account_id",schemaPath:"#/properties/parent_external_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -18005,7 +18261,7 @@ validate94.errors = [{instancePath:instancePath+"/result_url",schemaPath:"#/prop
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate94.errors = [{instancePath:instancePath+"/result_url",schemaPath:"#/properties/result_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -18147,7 +18403,7 @@ validate95.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath
 return false;
 }
 else {
-if(!pattern27.test(data3)){
+if(!pattern11.test(data3)){
 validate95.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -18281,7 +18537,7 @@ validate96.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate96.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -18581,7 +18837,7 @@ validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern16.test(data4)){
+if(!pattern36.test(data4)){
 validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -18609,7 +18865,7 @@ validate97.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/prop
 return false;
 }
 else {
-if(!(formats2(data5))){
+if(!(formats0(data5))){
 validate97.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -18925,7 +19181,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema103.properties, key0))){
+if(!(func8.call(schema103.properties, key0))){
 validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18996,7 +19252,7 @@ validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data2)){
+if(!pattern36.test(data2)){
 validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -19077,7 +19333,7 @@ validate100.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern9.test(data5)){
+if(!pattern7.test(data5)){
 validate100.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -19147,7 +19403,7 @@ let data8 = data.country;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern32.test(data8)){
+if(!pattern16.test(data8)){
 validate100.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -19181,7 +19437,7 @@ validate100.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/pro
 return false;
 }
 else {
-if(!(formats2(data10))){
+if(!(formats0(data10))){
 validate100.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -19216,7 +19472,7 @@ let data12 = data.promo_code;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
-if(!pattern20.test(data12)){
+if(!pattern4.test(data12)){
 validate100.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
@@ -19316,7 +19572,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema104.properties, key0))){
+if(!(func8.call(schema104.properties, key0))){
 validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19866,7 +20122,7 @@ validate101.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:
 return false;
 }
 else {
-if(!pattern26.test(data21)){
+if(!pattern10.test(data21)){
 validate101.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:"#/properties/existing_post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -19942,7 +20198,7 @@ validate101.errors = [{instancePath:instancePath+"/external_accounts/" + i4+"/id
 return false;
 }
 else {
-if(!pattern25.test(data25)){
+if(!pattern9.test(data25)){
 validate101.errors = [{instancePath:instancePath+"/external_accounts/" + i4+"/id",schemaPath:"#/properties/external_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -20070,7 +20326,7 @@ validate102.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate102.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -20151,7 +20407,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema106.properties, key0))){
+if(!(func8.call(schema106.properties, key0))){
 validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20371,7 +20627,7 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
-if(!(formats0(data10))){
+if(!(formats2(data10))){
 validate103.errors = [{instancePath:instancePath+"/starts_at",schemaPath:"#/properties/starts_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -20394,7 +20650,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!(formats0(data11))){
+if(!(formats2(data11))){
 validate103.errors = [{instancePath:instancePath+"/ends_at",schemaPath:"#/properties/ends_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -20555,7 +20811,7 @@ validate105.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern7.test(data1)){
+if(!pattern45.test(data1)){
 validate105.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -20684,7 +20940,7 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
-if(!(func3.call(schema109.properties.evidence.properties, key1))){
+if(!(func8.call(schema109.properties.evidence.properties, key1))){
 validate106.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20971,7 +21227,7 @@ validate107.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern56.test(data0)){
+if(!pattern40.test(data0)){
 validate107.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21285,7 +21541,7 @@ validate108.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate108.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21688,7 +21944,7 @@ validate109.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/soc
 return false;
 }
 else {
-if(!pattern25.test(data7)){
+if(!pattern9.test(data7)){
 validate109.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/social_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/social_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21727,7 +21983,7 @@ validate109.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/pos
 return false;
 }
 else {
-if(!pattern26.test(data9)){
+if(!pattern10.test(data9)){
 validate109.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21825,7 +22081,7 @@ validate109.errors = [{instancePath:instancePath+"/source_audience_id",schemaPat
 return false;
 }
 else {
-if(!pattern27.test(data11)){
+if(!pattern11.test(data11)){
 validate109.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21960,7 +22216,7 @@ validate110.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate110.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -22328,7 +22584,7 @@ validate112.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data4)){
+if(!pattern36.test(data4)){
 validate112.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -22356,7 +22612,7 @@ validate112.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/pro
 return false;
 }
 else {
-if(!(formats2(data5))){
+if(!(formats0(data5))){
 validate112.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -22610,7 +22866,7 @@ return false;
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!(formats0(data3))){
+if(!(formats2(data3))){
 validate114.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -22675,7 +22931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema118.properties, key0))){
+if(!(func8.call(schema118.properties, key0))){
 validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22864,7 +23120,7 @@ return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern50.test(data7)){
+if(!pattern34.test(data7)){
 validate115.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -23008,7 +23264,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema119.properties, key0))){
+if(!(func8.call(schema119.properties, key0))){
 validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23052,7 +23308,7 @@ validate116.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern8.test(data1)){
+if(!pattern5.test(data1)){
 validate116.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -23275,7 +23531,7 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern50.test(data11)){
+if(!pattern34.test(data11)){
 validate116.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -23455,7 +23711,7 @@ let data1 = data.from_token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern13.test(data1)){
 validate117.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -23476,7 +23732,7 @@ let data2 = data.to_token;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern13.test(data2)){
 validate117.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
@@ -23497,7 +23753,7 @@ let data3 = data.amount;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern31.test(data3)){
+if(!pattern15.test(data3)){
 validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -23595,7 +23851,7 @@ validate118.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate118.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -24212,7 +24468,7 @@ validate121.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate121.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -24378,7 +24634,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema125.properties, key0))){
+if(!(func8.call(schema125.properties, key0))){
 validate122.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24663,7 +24919,7 @@ validate122.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:
 return false;
 }
 else {
-if(!pattern26.test(data11)){
+if(!pattern10.test(data11)){
 validate122.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:"#/properties/existing_post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -24739,7 +24995,7 @@ validate122.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",
 return false;
 }
 else {
-if(!pattern25.test(data15)){
+if(!pattern9.test(data15)){
 validate122.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",schemaPath:"#/properties/social_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -25199,7 +25455,7 @@ validate126.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern7.test(data1)){
+if(!pattern45.test(data1)){
 validate126.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -25268,7 +25524,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema130.properties, key0))){
+if(!(func8.call(schema130.properties, key0))){
 validate127.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -25778,7 +26034,7 @@ validate127.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:
 return false;
 }
 else {
-if(!pattern26.test(data19)){
+if(!pattern10.test(data19)){
 validate127.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:"#/properties/existing_post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -25850,7 +26106,7 @@ validate127.errors = [{instancePath:instancePath+"/external_accounts/" + i4+"/id
 return false;
 }
 else {
-if(!pattern25.test(data23)){
+if(!pattern9.test(data23)){
 validate127.errors = [{instancePath:instancePath+"/external_accounts/" + i4+"/id",schemaPath:"#/properties/external_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -26024,7 +26280,7 @@ validate129.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties
 return false;
 }
 else {
-if(!(formats2(data0))){
+if(!(formats0(data0))){
 validate129.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -26182,7 +26438,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema133.properties, key0))){
+if(!(func8.call(schema133.properties, key0))){
 validate130.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26427,7 +26683,7 @@ validate130.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:
 return false;
 }
 else {
-if(!pattern26.test(data9)){
+if(!pattern10.test(data9)){
 validate130.errors = [{instancePath:instancePath+"/existing_post_id",schemaPath:"#/properties/existing_post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -26499,7 +26755,7 @@ validate130.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",
 return false;
 }
 else {
-if(!pattern25.test(data13)){
+if(!pattern9.test(data13)){
 validate130.errors = [{instancePath:instancePath+"/social_accounts/" + i3+"/id",schemaPath:"#/properties/social_accounts/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -26585,7 +26841,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema134.properties, key0))){
+if(!(func8.call(schema134.properties, key0))){
 validate131.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26629,7 +26885,7 @@ validate131.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern8.test(data1)){
+if(!pattern5.test(data1)){
 validate131.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -26852,7 +27108,7 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern50.test(data11)){
+if(!pattern34.test(data11)){
 validate131.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -27043,7 +27299,7 @@ validate132.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate132.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -27324,7 +27580,7 @@ let data13 = data10.country;
 const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data13 === "string"){
-if(!pattern32.test(data13)){
+if(!pattern16.test(data13)){
 validate132.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -27524,7 +27780,7 @@ let data0 = data.subject_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern15.test(data0)){
+if(!pattern53.test(data0)){
 validate135.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
 return false;
 }
@@ -27588,7 +27844,7 @@ validate136.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern7.test(data0)){
+if(!pattern45.test(data0)){
 validate136.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -27839,7 +28095,7 @@ validate138.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern8.test(data0)){
+if(!pattern5.test(data0)){
 validate138.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -28072,7 +28328,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema143.properties, key0))){
+if(!(func8.call(schema143.properties, key0))){
 validate140.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28187,7 +28443,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
+if(!(formats2(data5))){
 validate140.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -28709,7 +28965,7 @@ validate144.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern16.test(data1)){
+if(!pattern36.test(data1)){
 validate144.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -28752,7 +29008,7 @@ let data3 = data.amount;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern31.test(data3)){
+if(!pattern15.test(data3)){
 validate144.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -29031,7 +29287,7 @@ validate146.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPa
 return false;
 }
 else {
-if(!(formats2(data3))){
+if(!(formats0(data3))){
 validate146.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -29075,7 +29331,7 @@ return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern32.test(data5)){
+if(!pattern16.test(data5)){
 validate146.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }

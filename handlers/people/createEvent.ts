@@ -6,26 +6,28 @@ import { minorUnits } from '../../runtime/decimal-money.js';
 import { currencyDecimals } from '../../runtime/money.js';
 import { parseInstant } from '../../runtime/instant.js';
 import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
 import { identify } from './identify.js';
 import { requireAccountsOwn } from './account-references.js';
 
-// The event and its person's running profile in one statement: the person is updated only when the event is new (a
-// repeated event_id inserts nothing, so nothing moves).
+// The event and its person's running profile in one statement, answering the event's view: the person is updated only
+// when the event is new (a repeated event_id inserts nothing, so nothing moves).
 export const INSERT_EVENT = `
   with e as (
     insert into tracked_events (id, account_id, person_id, event_id, event_name, custom_name, event_time, action_source,
-      url, referrer_url, title, value, currency, payment_id, product_id, plan_id, context)
+      url, referrer_url, title, value, currency, payment_id, product_id, plan_id, context, duration_ms, resumed,
+      identify_source, user_profile)
     values ($1, $2, $3, coalesce($4, $1), $5, $6, coalesce($7::timestamptz, date_trunc('milliseconds', now())), $8,
-      $9, $10, $11, $12, $13, $14, $15, $16, $17)
+      $9, $10, $11, $12, $13, $14, $15, $16, $17, $21, $22, $23, $24::jsonb)
     on conflict (account_id, event_id) do nothing
     returning *),
   p as (
     update people set event_count = event_count + 1, purchase_count = purchase_count + (e.payment_id is not null)::int,
       first_seen_at = least(first_seen_at, e.event_time), last_seen_at = greatest(last_seen_at, e.event_time),
       email = coalesce($18, people.email), name = coalesce($19, people.name), phone = coalesce($20, people.phone),
-      updated_at = date_trunc('milliseconds', now())
+      profile = people.profile || $25::jsonb, updated_at = date_trunc('milliseconds', now())
     from e where people.id = e.person_id)
-  select * from e`;
+  select ${resources.TrackedEvent.columns} from e as tracked_events`; // the view's columns, read from the inserted row
 
 /** POST /events: the event attributed to its person (identify.ts) and, with payment_id, to one of the account's
  * payments; event_id deduplicates (the stored event answers). */
@@ -43,10 +45,26 @@ export const createEvent: Handler<'createEvent'> = async ({ body }, ctx) => {
     body.custom_name ?? null, eventTime, body.action_source ?? null, body.url ?? null, body.referrer_url ?? null,
     body.title ?? null, value, value === null ? null : currency, body.payment_id ?? null, body.product_id ?? null,
     body.plan_id ?? null, body.context === undefined ? null : JSON.stringify(body.context),
-    body.user.email ?? null, body.user.name ?? null, body.user.phone ?? null]);
-  const stored = row ?? await ctx.db('tracked_events').where({ account_id: body.account_id, event_id: body.event_id! }).first();
-  return resources.TrackedEvent.view(stored as Parameters<typeof resources.TrackedEvent.view>[0]);
+    body.user.email ?? null, body.user.name ?? null, body.user.phone ?? null,
+    body.duration ?? null, body.resumed ?? null, body.source ?? null, JSON.stringify(shown(body.user)), JSON.stringify(profileOf(body.user))]);
+  if (row) return resources.TrackedEvent.view(row as Parameters<typeof resources.TrackedEvent.view>[0]);
+  const stored = await ctx.db('tracked_events').where({ account_id: body.account_id, event_id: body.event_id! }).first('id');
+  return readView(ctx.db, resources.TrackedEvent, stored.id);
 };
+
+const PROFILE = ['first_name', 'last_name', 'username', 'city', 'state', 'country', 'postal_code', 'birthdate', 'gender'] as const;
+type EventUser = Parameters<typeof createEvent>[0]['body']['user'];
+
+/** The profile fields the user carried, for the person (merged key by key: the latest value sent wins). */
+function profileOf(user: EventUser): Record<string, string> {
+  return Object.fromEntries(PROFILE.filter((k) => user[k] !== undefined).map((k) => [k, user[k] as string]));
+}
+
+/** What the event keeps of its user as sent: the contact fields and the profile. */
+function shown(user: EventUser): Record<string, string> {
+  const contact = Object.fromEntries((['email', 'name', 'phone'] as const).filter((k) => user[k] !== undefined).map((k) => [k, user[k] as string]));
+  return { ...contact, ...profileOf(user) };
+}
 
 /** An event time the rollups can bucket: 1970 to 9998, like the stats windows. */
 function checkedTime(text: string): string {

@@ -80,7 +80,7 @@ async function merge(db: Knex, accountId: string, from: string, into: string): P
   await db.raw(`update people t set event_count = t.event_count + a.event_count, purchase_count = t.purchase_count + a.purchase_count,
       first_seen_at = least(t.first_seen_at, a.first_seen_at), last_seen_at = greatest(t.last_seen_at, a.last_seen_at),
       email = coalesce(t.email, a.email), name = coalesce(t.name, a.name), phone = coalesce(t.phone, a.phone),
-      updated_at = date_trunc('milliseconds', now())
+      profile = a.profile || t.profile, updated_at = date_trunc('milliseconds', now())
     from people a where t.id = ? and a.id = ?`, [into, from]);
   await db('people').where({ id: from }).delete();
 }

@@ -234,4 +234,41 @@ t('the client\'s click ids, cookies and device facts in context are taken and ke
   assert.equal(stored.context, { utm_campaign: 'spring', gclid: 'Cj0KCQ-abc', fbp: 'fb.1.1700000000.123', user_agent: 'Mozilla/5.0', fingerprint_confidence: 0.93 });
 });
 
+t('page, leave and identify details and the user\'s profile: kept with the event, the profile merged into the person', async () => {
+  const o = await makeOwner(app.db);
+  const left = await tracked(o, { event_name: 'leave', duration: 42_000, user: { anonymous_id: 'anon-profile', city: 'Lyon', country: 'FR' } });
+  assert.equal([left.duration, left.resumed, left.source], [42_000, null, null]);
+  assert.equal(left.user, { email: null, name: null, phone: null, first_name: null, last_name: null, city: 'Lyon', country: 'FR' });
+  const page = await tracked(o, { resumed: true, user: { anonymous_id: 'anon-profile' } });
+  assert.equal([page.resumed, page.user.city], [true, null], 'an event keeps what it carried, nothing more');
+  const identified = await tracked(o, { event_name: 'identify', source: 'form', user: { anonymous_id: 'anon-profile',
+    email: 'Ada@Example.com', first_name: 'Ada', last_name: 'Lovelace', city: 'London', postal_code: 'W1', birthdate: '1815-12-10', gender: 'female', username: 'ada' } });
+  assert.equal([identified.source, identified.user.first_name, identified.user.email], ['form', 'Ada', 'Ada@Example.com']);
+  const p = await person(o, left.person_id);
+  assert.is(p.status, 200, JSON.stringify(p.body));
+  const { first_name, last_name, username, city, state, country, postal_code, birthdate, gender } = p.body.data;
+  assert.equal({ first_name, last_name, username, city, state, country, postal_code, birthdate, gender }, {
+    first_name: 'Ada', last_name: 'Lovelace', username: 'ada', city: 'London', state: null, country: 'FR', postal_code: 'W1',
+    birthdate: '1815-12-10', gender: 'female' }, 'the latest value of each field wins; fields never sent are null');
+  const listed = await events(o);
+  assert.equal(listed.body.data.map((e: any) => e.user.city), ['London', null, 'Lyon']);
+  // Identified as a user who already has a person: the anonymous person's profile fills that person's blanks only.
+  const user = await makeUser(app.db);
+  await tracked(o, { user: { user_id: user.id, city: 'Paris' } });
+  const merged = await tracked(o, { user: { user_id: user.id, anonymous_id: 'anon-profile' } });
+  const after = (await person(o, merged.person_id)).body.data;
+  assert.equal([after.city, after.first_name, after.country], ['Paris', 'Ada', 'FR']);
+  assert.is((await person(o, left.person_id)).status, 404, 'the anonymous person is merged away');
+  // Bad values name their field and write nothing.
+  const before = await rows(o.accountId);
+  for (const [body, param] of [[{ duration: -1 }, 'duration'], [{ source: 'fax' }, 'source'], [{ resumed: 'yes' }, 'resumed']] as const) {
+    const res = await track(o, { ...body, user: { anonymous_id: 'anon-profile' } });
+    assert.is(res.status, 400, param);
+    assert.is(res.body.error.param, param);
+  }
+  const bad = await track(o, { user: { anonymous_id: 'anon-profile', gender: 'other' } });
+  assert.equal([bad.status, bad.body.error.param], [400, 'user.gender']);
+  assert.equal(await rows(o.accountId), before);
+});
+
 t.run();
