@@ -13,6 +13,7 @@ import { specData } from '../generated/spec-data.js';
 import { resources } from '../generated/resources.js';
 import { CREATE, HELD, LOCK, ADD } from '../handlers/people/identify.js';
 import { INSERT_EVENT } from '../handlers/people/createEvent.js';
+import { openingStatements, recordStatement, requestHash } from '../runtime/idempotency.js';
 
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -210,6 +211,7 @@ function paymentView(row: Record<string, any>, list = false) {
     next_payment_attempt_at: row.next_payment_attempt_at,
     settlement_time_at: list ? null : row.settlement_time_at,
     payment_instrument: row.payment_instrument,
+    payment_method_type: row.payment_method_type,
     next_action: row.next_action,
     failure_code: row.failure_code,
     failure_message: row.failure_message,
@@ -254,26 +256,40 @@ async function payments(key: Key, accountId: string, first: number) {
  */
 async function createPayment(key: Key, idempotencyKey: string, body: Record<string, string>) {
   if (!(await visibleAccount(key, body.account_id))) throw new Failure(404, 'not_found', 'No such account');
-  const claimed = await rows(`insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, expires_at)
-    values ($1, $2, 'createPayment', $3, 'running', now() + interval '24 hours') on conflict do nothing returning key`,
-  [key.id, idempotencyKey, createHash('sha256').update(JSON.stringify(body)).digest('hex')]);
-  if (!claimed.length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
-  return transaction(async (q) => {
+  const hash = requestHash('createPayment', {}, body);
+  const client = await pool.connect();
+  const q: Q = async (text, values) => {
+    queries++;
+    recent.push(text);
+    return (await client.query(values.length ? statement(text, values) : text)).rows;
+  };
+  try {
+    // As the framework does (runtime/idempotency.ts): the key's lock and stored response read with BEGIN, in one round
+    // trip; the payment with its collection job in one statement; the key's record sent with the COMMIT.
+    queries++;
+    const opened = await client.query(['BEGIN', ...openingStatements(key.id, idempotencyKey)].join('; ')) as unknown as { rows: any[] }[];
+    if (!opened[1].rows[0]?.locked || opened[2].rows.length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
     const [plan] = await q('select id, product_id, currency, initial_price from plans where id = $1 and account_id = $2', [body.plan_id, body.account_id]);
     const [method] = await q(`select pm.id, pm.user_id, pm.card_brand, pm.last4, pm.exp_month, pm.exp_year from payment_methods pm
       where pm.id = $1 and pm.member_id = $2 and pm.account_id = $3`, [body.payment_method_id, body.member_id, body.account_id]);
     if (!plan || !method) throw new Failure(404, 'not_found', 'No such variant or payment method');
     const id = `pay_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-    const [payment] = await q(`insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id, status,
-      billing_reason, currency, subtotal, tax_amount, total, usd_total, off_session, payment_instrument)
-      values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *`,
+    const [payment] = await q(`with inserted as (insert into payments (id, account_id, plan_id, product_id, member_id, user_id,
+      payment_method_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, off_session, payment_instrument)
+      values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *)
+      select inserted.*, (select (graphile_worker.add_job('collect_payment', $11::json, job_key => $12)).id) as collection_job from inserted`,
     [id, body.account_id, plan.id, plan.product_id, body.member_id, method.user_id, method.id, plan.currency, plan.initial_price,
-      JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year })]);
-    await q("select graphile_worker.add_job('collect_payment', $1::json, job_key => $2)", [JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
-    await q("update idempotency_keys set state = 'done', status_code = 201, response = $3 where credential_id = $1 and key = $2",
-      [key.id, idempotencyKey, JSON.stringify(payment)]);
+      JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year }),
+      JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
+    delete payment.collection_job;
+    await q(`${recordStatement(key.id, idempotencyKey, 'createPayment', hash, { status: 201, body: payment })}; COMMIT`, []);
     return payment;
-  });
+  } catch (e) {
+    await client.query('rollback');
+    throw e;
+  } finally {
+    client.release();
+  }
 }
 
 type Q = (text: string, values: unknown[]) => Promise<Record<string, any>[]>;

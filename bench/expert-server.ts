@@ -184,6 +184,7 @@ function payment(r: Record<string, any>, list: boolean) {
     next_payment_attempt_at: r.next_payment_attempt_at,
     settlement_time_at: list ? null : r.settlement_time_at,
     payment_instrument: r.payment_instrument,
+    payment_method_type: r.payment_method_type,
     next_action: r.next_action,
     failure_code: r.failure_code,
     failure_message: r.failure_message,
@@ -196,7 +197,7 @@ function payment(r: Record<string, any>, list: boolean) {
 const PAYMENT_COLUMNS = `p.id, p.account_id, p.plan_id, p.product_id, p.membership_id, p.member_id, p.promo_code_id, p.shipment_id,
   p.payment_method_id, p.user_id, p.total, p.subtotal, p.discount_amount, p.tax_amount, p.refunded_amount, p.tax_refunded_amount,
   p.fee_amount, p.usd_total, p.billing_reason, p.currency, p.status, p.last_payment_attempt_at, p.next_payment_attempt_at,
-  p.settlement_time_at, p.payment_instrument, p.next_action, p.failure_code, p.failure_message, p.created_at, p.updated_at,
+  p.settlement_time_at, p.payment_instrument, p.payment_method_type, p.next_action, p.failure_code, p.failure_message, p.created_at, p.updated_at,
   u.username as buyer_username, u.name as buyer_name, u.profile_picture_url as buyer_picture`;
 
 /** `payment` in SQL: a json value from payments `p` and the buyer's username, name and picture expressions. */
@@ -213,7 +214,7 @@ function sqlPayment(buyer: { username: string; name: string; picture: string }, 
     'usd_total', ${sqlMoney('p.usd_total')}, 'billing_reason', p.billing_reason, 'currency', p.currency, 'status', p.status,
     'last_payment_attempt_at', ${sqlTime('p.last_payment_attempt_at')}, 'next_payment_attempt_at', ${sqlTime('p.next_payment_attempt_at')},
     'settlement_time_at', ${list ? 'null' : sqlTime('p.settlement_time_at')}, 'payment_instrument', p.payment_instrument,
-    'next_action', p.next_action, 'failure_code', p.failure_code, 'failure_message', p.failure_message,
+    'payment_method_type', p.payment_method_type, 'next_action', p.next_action, 'failure_code', p.failure_code, 'failure_message', p.failure_message,
     'created_at', ${sqlTime('p.created_at')}, 'updated_at', ${sqlTime('p.updated_at')})`;
 }
 const SQL_BUYER = { username: 'u.username', name: 'u.name', picture: 'u.profile_picture_url' };

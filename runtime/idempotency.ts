@@ -81,12 +81,17 @@ export function claim(opened: any[][], hash: string): StoredResponse | null {
  * (runtime/request-db.ts atCommit), its values quoted as literals. */
 export async function complete(db: Knex, credentialId: string, key: string, operationId: string, hash: string,
   response: StoredResponse): Promise<void> {
+  await atCommit(db, recordStatement(credentialId, key, operationId, hash, response));
+}
+
+/** The statement that records a key's response (a simple query: its values are literals). */
+export function recordStatement(credentialId: string, key: string, operationId: string, hash: string, response: StoredResponse): string {
   const values = [credentialId, key, operationId, hash].map(escapeLiteral).join(', ');
-  await atCommit(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
+  return `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
     values (${values}, 'done', ${Number(response.status)}, ${escapeLiteral(JSON.stringify(response.body))}::jsonb,
       now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
     on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
-      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`);
+      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`;
 }
 
 /** Undoes a refused request's writes, keeping the key's lock, so its refusal can be recorded and committed. */
