@@ -257,18 +257,10 @@ async function payments(key: Key, accountId: string, first: number) {
 async function createPayment(key: Key, idempotencyKey: string, body: Record<string, string>) {
   if (!(await visibleAccount(key, body.account_id))) throw new Failure(404, 'not_found', 'No such account');
   const hash = requestHash('createPayment', {}, body);
-  const client = await pool.connect();
-  const q: Q = async (text, values) => {
-    queries++;
-    recent.push(text);
-    return (await client.query(values.length ? statement(text, values) : text)).rows;
-  };
-  try {
-    // As the framework does (runtime/idempotency.ts): the key's lock and stored response read with BEGIN, in one round
-    // trip; the payment with its collection job in one statement; the key's record sent with the COMMIT.
-    queries++;
-    const opened = await client.query(['BEGIN', ...openingStatements(key.id, idempotencyKey)].join('; ')) as unknown as { rows: any[] }[];
-    if (!opened[1].rows[0]?.locked || opened[2].rows.length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
+  // As the framework does (runtime/idempotency.ts): the key's lock and stored response read with BEGIN, in one round
+  // trip; the payment with its collection job in one statement; the key's record sent with the COMMIT.
+  return transaction(async (q, opened, atCommit) => {
+    if (!opened[0][0]?.locked || opened[1].length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
     const [plan] = await q('select id, product_id, currency, initial_price from plans where id = $1 and account_id = $2', [body.plan_id, body.account_id]);
     const [method] = await q(`select pm.id, pm.user_id, pm.card_brand, pm.last4, pm.exp_month, pm.exp_year from payment_methods pm
       where pm.id = $1 and pm.member_id = $2 and pm.account_id = $3`, [body.payment_method_id, body.member_id, body.account_id]);
@@ -282,30 +274,35 @@ async function createPayment(key: Key, idempotencyKey: string, body: Record<stri
       JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year }),
       JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
     delete payment.collection_job;
-    await q(`${recordStatement(key.id, idempotencyKey, 'createPayment', hash, { status: 201, body: payment })}; COMMIT`, []);
+    atCommit(recordStatement(key.id, idempotencyKey, 'createPayment', hash, { status: 201, body: payment }));
     return payment;
-  } catch (e) {
-    await client.query('rollback');
-    throw e;
-  } finally {
-    client.release();
-  }
+  }, openingStatements(key.id, idempotencyKey));
 }
 
 type Q = (text: string, values: unknown[]) => Promise<Record<string, any>[]>;
 
-/** `work` in one transaction on one pooled connection, each statement counted and prepared like rows()'s. */
-async function transaction<T>(work: (q: Q) => Promise<T>): Promise<T> {
+/** `work` in one transaction on one pooled connection, each statement counted and prepared like rows()'s. `opening`
+ * statements (constant SQL) are sent with BEGIN in one round trip, their rows given to `work`; what `work` passes to
+ * `atCommit` (constant SQL) is sent with the COMMIT. */
+async function transaction<T>(work: (q: Q, opened: Record<string, any>[][], atCommit: (sql: string) => void) => Promise<T>,
+  opening: string[] = []): Promise<T> {
   const client = await pool.connect();
   const q: Q = async (text, values) => {
     queries++;
     recent.push(text);
     return (await client.query(statement(text, values))).rows;
   };
+  const simple = async (statements: string[]) => {
+    queries++;
+    recent.push(statements.join('; '));
+    const result = await client.query(statements.join('; ')) as unknown as { rows: any[] } | { rows: any[] }[];
+    return Array.isArray(result) ? result.map((r) => r.rows) : [result.rows];
+  };
+  const closing: string[] = [];
   try {
-    await q('begin', []);
-    const result = await work(q);
-    await q('commit', []);
+    const opened = (await simple(['begin', ...opening])).slice(1);
+    const result = await work(q, opened, (sql) => closing.push(sql));
+    await simple([...closing, 'commit']);
     return result;
   } catch (e) {
     await client.query('rollback');

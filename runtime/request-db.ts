@@ -63,7 +63,7 @@ export async function withConnection<T>(db: Knex, run: (bound: Knex) => Promise<
  */
 export async function query<Row = Record<string, any>>(db: Knex, text: string, values: unknown[]): Promise<Row[]> {
   const statement = { name: statementName(text), text, values };
-  const bound = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
+  const bound = requestConnection(db);
   if (bound) return (await bound.query(statement)).rows as Row[];
   // A transaction's client hands out its own connection and releases nothing; a pool lends one.
   const client = db.client as { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
@@ -82,7 +82,7 @@ export async function query<Row = Record<string, any>>(db: Knex, text: string, v
  * (so they must be constant SQL without parameters); `work` gets their rows.
  */
 export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][]) => Promise<T>, opening: string[] = []): Promise<T> {
-  const conn = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
+  const conn = requestConnection(db);
   if (!conn) {
     return db.transaction(async (trx) => {
       const opened: any[][] = [];
@@ -93,12 +93,11 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
   const begun = await conn.query(['BEGIN', ...opening].join('; '), []);
   // A multi-statement simple query answers with one result per statement.
   const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
-  const pending = conn as Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true };
-  pending[IN_TRANSACTION] = true;
+  conn[IN_TRANSACTION] = true;
   try {
     const result = await work(db, opened);
     // A failing statement among these skips the COMMIT after it; the catch below rolls back.
-    await conn.query([...(pending[AT_COMMIT] ?? []), 'COMMIT'].join('; '), []);
+    await conn.query([...(conn[AT_COMMIT] ?? []), 'COMMIT'].join('; '), []);
     return result;
   } catch (e) {
     try {
@@ -109,13 +108,19 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     }
     throw e;
   } finally {
-    delete pending[AT_COMMIT];
-    delete pending[IN_TRANSACTION];
+    delete conn[AT_COMMIT];
+    delete conn[IN_TRANSACTION];
   }
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
 const IN_TRANSACTION = Symbol('inside inTransaction');
+
+/** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
+type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true };
+function requestConnection(db: Knex): RequestConnection | undefined {
+  return (db as unknown as Record<symbol, RequestConnection | undefined>)[RAW_CLIENT];
+}
 
 /**
  * A write whose result nobody reads, sent with the transaction's COMMIT in one round trip on the request's
@@ -123,7 +128,7 @@ const IN_TRANSACTION = Symbol('inside inTransaction');
  * quoted by pg's escapeLiteral. If it fails, the transaction rolls back with it.
  */
 export async function atCommit(db: Knex, statement: string): Promise<void> {
-  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[] }) | undefined>)[RAW_CLIENT];
+  const conn = requestConnection(db);
   if (!conn) {
     await db.raw(statement);
     return;
@@ -133,7 +138,7 @@ export async function atCommit(db: Knex, statement: string): Promise<void> {
 
 /** Undoes the transaction's work since `SAVEPOINT name`, keeping what came before. */
 export async function rollbackToSavepoint(db: Knex, name: string): Promise<void> {
-  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[] }) | undefined>)[RAW_CLIENT];
+  const conn = requestConnection(db);
   if (conn) {
     // The writes deferred to the commit (events, jobs) belong to the work undone: the request's one savepoint is
     // taken before its work, so none of them survives it.
@@ -148,7 +153,7 @@ export async function rollbackToSavepoint(db: Knex, name: string): Promise<void>
  * parameters), saving the write's own round trip; anywhere else it runs at once as a prepared statement.
  */
 export async function writeAtCommit(db: Knex, text: string, values: unknown[]): Promise<void> {
-  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true }) | undefined>)[RAW_CLIENT];
+  const conn = requestConnection(db);
   if (conn?.[IN_TRANSACTION]) (conn[AT_COMMIT] ??= []).push(inlineParameters(text, values));
   else await query(db, text, values);
 }
