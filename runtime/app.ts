@@ -133,7 +133,8 @@ export function createApp(options: AppOptions): Koa {
       return serveOpenApi(ctx);
     }
     // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
-    const methods = routes.methodsAt(ctx.path);
+    const matched = routes.matchRequest(ctx);
+    const methods = routes.methodsAt(matched);
     if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
     if (!methods.includes(ctx.method)) {
       const allow = [...methods, 'OPTIONS'].sort().join(', ');
@@ -149,7 +150,7 @@ export function createApp(options: AppOptions): Koa {
         undefined, { Allow: allow });
     }
     // Labelled before credentials are checked, so that refusals count under the operation asked for.
-    ctx.state.operationId = routes.routeNameAt(ctx.path, ctx.method);
+    ctx.state.operationId = routes.routeNameAt(matched, ctx.method);
     const origin = ctx.get('Origin');
     if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);
