@@ -76,9 +76,8 @@ export function createApp(options: AppOptions): Koa {
       await next();
       const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
       if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+        // The operation named the type (runtime/operation.ts answerJson): the string keeps it.
         ctx.body = serialize(ctx.body);
-        // Set directly: ctx.type looks the type up in the MIME database on every response.
-        ctx.set('Content-Type', 'application/json; charset=utf-8');
       }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
