@@ -28,12 +28,16 @@ interface Node {
   statics: Map<string, Node>;
   param: Node | null;
   routes: Route[];
+  /** the methods its routes answer, sorted (a path matching only this node answers these) */
+  methods: string[];
 }
 
 /** A path's matching routes, in the order they run, each with its parameter values. */
 export interface RouteMatch {
   path: string;
   found: { route: Route; values: string[] }[];
+  /** the methods answered at the path, sorted */
+  methods: string[];
 }
 
 export interface SegmentRouter {
@@ -47,7 +51,7 @@ export interface SegmentRouter {
   routeNameAt(at: string | RouteMatch, method: string): string | undefined;
 }
 
-const newNode = (): Node => ({ statics: new Map(), param: null, routes: [] });
+const newNode = (): Node => ({ statics: new Map(), param: null, routes: [], methods: [] });
 
 function decode(text: string): string {
   try {
@@ -75,18 +79,22 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
       }
     }
     const method = spec.method.toUpperCase();
+    const methods = method === 'GET' ? ['HEAD', 'GET'] : [method];
     node.routes.push({
       rank: (segments[0]?.startsWith(':') ? routes.length : 0) + index,
-      methods: method === 'GET' ? ['HEAD', 'GET'] : [method],
+      methods,
       handle: spec.handle,
       name: spec.name,
       paramNames,
     });
+    node.methods = [...new Set([...node.methods, ...methods])].sort();
   });
 
-  const collect = (node: Node, segments: string[], at: number, values: string[], out: RouteMatch['found']) => {
+  // Every node whose routes match, with the parameter values on the way (a path may match a static and a
+  // parameter branch both: /payouts/methods and /payouts/{id}).
+  const collect = (node: Node, segments: string[], at: number, values: string[], out: [Node, string[]][]) => {
     if (at === segments.length) {
-      for (const route of node.routes) out.push({ route, values });
+      if (node.routes.length) out.push([node, values]);
       return;
     }
     const segment = segments[at];
@@ -96,24 +104,28 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
     if (node.param) collect(node.param, segments, at + 1, [...values, segment], out);
   };
 
-  const cache = new WeakMap<Context, RouteMatch>();
+  const NOTHING: RouteMatch['found'] = [];
   const match = (path: string): RouteMatch => {
-    const found: RouteMatch['found'] = [];
-    if (path.startsWith(prefix)) {
-      const tail = path.slice(prefix.length);
-      if (tail.startsWith('/')) {
-        const segments = tail.split('/').slice(1);
-        // One trailing slash is allowed: /accounts/ is /accounts.
-        if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-        collect(root, segments, 0, [], found);
-        if (found.length > 1) found.sort((a, b) => a.route.rank - b.route.rank);
-      }
+    if (!path.startsWith(prefix) || path.charCodeAt(prefix.length) !== 47 /* / */) return { path, found: NOTHING, methods: [] };
+    const segments = path.slice(prefix.length + 1).split('/');
+    // One trailing slash is allowed: /accounts/ is /accounts.
+    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+    const nodes: [Node, string[]][] = [];
+    collect(root, segments, 0, [], nodes);
+    if (nodes.length === 0) return { path, found: NOTHING, methods: [] };
+    if (nodes.length === 1) {
+      const [node, values] = nodes[0];
+      return { path, found: node.routes.map((route) => ({ route, values })), methods: node.methods };
     }
-    return { path, found };
+    const found = nodes.flatMap(([node, values]) => node.routes.map((route) => ({ route, values })));
+    found.sort((a, b) => a.route.rank - b.route.rank);
+    return { path, found, methods: [...new Set(nodes.flatMap(([node]) => node.methods))].sort() };
   };
+  const MATCH = Symbol('route match');
   const matchRequest = (ctx: Context): RouteMatch => {
-    let m = cache.get(ctx);
-    if (!m || m.path !== ctx.path) cache.set(ctx, (m = match(ctx.path)));
+    const state = ctx.state as { [MATCH]?: RouteMatch };
+    let m = state[MATCH];
+    if (!m || m.path !== ctx.path) state[MATCH] = m = match(ctx.path);
     return m;
   };
 
@@ -134,7 +146,7 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
       return run(0) as Promise<void>;
     },
     methodsAt(at) {
-      return [...new Set(matched(at).flatMap((f) => f.route.methods))].sort();
+      return (typeof at === 'string' ? match(at) : at).methods;
     },
     routeNameAt(at, method) {
       return matched(at).find((f) => f.route.methods.includes(method) && f.route.name)?.route.name;
