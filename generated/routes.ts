@@ -15,6 +15,7 @@ import { updateAccount } from "../handlers/accounts/updateAccount.js";
 import { createAd } from "../handlers/ads/createAd.js";
 import { createAdCampaign } from "../handlers/ads/createAdCampaign.js";
 import { createAdGroup } from "../handlers/ads/createAdGroup.js";
+import { estimateAdGroupReach } from "../handlers/ads/estimateAdGroupReach.js";
 import { listAdCampaigns } from "../handlers/ads/listAdCampaigns.js";
 import { listAdGroups } from "../handlers/ads/listAdGroups.js";
 import { listAds } from "../handlers/ads/listAds.js";
@@ -486,6 +487,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_676346780978, upgrade: null, downgrade: null } },
     handler: createAdGroup,
+  },
+  {
+    id: "estimateAdGroupReach",
+    method: "POST",
+    path: "/ad_groups/estimate_reach",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:read"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null } },
+    handler: estimateAdGroupReach,
   },
   {
     id: "deleteAdGroup",

@@ -632,6 +632,10 @@ function c_PromoCode_c27a75245c1c(v) {
   return o_2202cf83f86a(v);
 }
 
+function c_ReachEstimate_82535a5ae229(v) {
+  return o_11f5165e0b5b(v);
+}
+
 function c_RecommendedActionChainExecution_5eeaae2b2d64(v) {
   return o_2b8a6b8f8ccd(v);
 }
@@ -1233,6 +1237,16 @@ function o_0ea7bd143d0f(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["industry_group"];
   if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_11f5165e0b5b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["users_lower_bound"];
+  if (x !== undefined) { out += sep + "\"users_lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["users_upper_bound"];
+  if (x !== undefined) { out += sep + "\"users_upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -8728,6 +8742,10 @@ function r_fcaeb116a5ea(v) {
   return c_AppBuild_87064d6acf70(v);
 }
 
+function r_fcd57b2bb62f(v) {
+  return c_ReachEstimate_82535a5ae229(v);
+}
+
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -8813,6 +8831,7 @@ export const serializers = {
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
+  "estimateAdGroupReach": { "2026-09-06": r_fcd57b2bb62f, "2026-09-02": r_fcd57b2bb62f, "2026-08-28": r_fcd57b2bb62f, "2026-08-25": r_fcd57b2bb62f, "2026-08-21": r_fcd57b2bb62f, "2026-08-14": r_fcd57b2bb62f, "2026-08-07": r_fcd57b2bb62f, "2026-07-30": r_fcd57b2bb62f, "2026-07-23": r_fcd57b2bb62f, "2026-07-22": r_fcd57b2bb62f, "2026-07-20": r_fcd57b2bb62f, "2025-01-01": r_fcd57b2bb62f },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
   "executeAccountRecommendedAction": { "2026-09-06": r_46bef177a225, "2026-09-02": r_46bef177a225, "2026-08-28": r_46bef177a225, "2026-08-25": r_46bef177a225, "2026-08-21": r_46bef177a225, "2026-08-14": r_46bef177a225, "2026-08-07": r_46bef177a225, "2026-07-30": r_46bef177a225, "2026-07-23": r_46bef177a225, "2026-07-22": r_46bef177a225, "2026-07-20": r_46bef177a225, "2025-01-01": r_46bef177a225 },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },

@@ -301,6 +301,12 @@ export interface Ad {
     updated_at: string;
 }
 
+/** How many people a draft targeting can reach, as a range: the network's estimate less 10% to plus 10%, floored (null bounds when the estimate is below 1,000 people, too few for the network to say). */
+export interface ReachEstimate {
+    users_lower_bound: number | null;
+    users_upper_bound: number | null;
+}
+
 export interface AdDeliveryPoint {
     /** The period's start (UTC). */
     timestamp: string;
@@ -2438,6 +2444,15 @@ export interface DeleteAdGroupInput {
 }
 
 export type DeleteAdGroupOutput = Deleted;
+
+/** POST /ad_groups/estimate_reach: Estimate an ad group's reach */
+export interface EstimateAdGroupReachInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta"; audiences?: { include?: string[]; exclude?: string[] }; demographics?: { automatic?: boolean; gender?: "all" | "male" | "female"; minimum_age?: number; maximum_age?: number }; devices?: { platforms?: Array<"mobile" | "desktop"> }; languages?: string[] };
+}
+
+export type EstimateAdGroupReachOutput = ReachEstimate;
 
 /** POST /ads: Create an ad */
 export interface CreateAdInput {
@@ -4685,6 +4700,7 @@ export interface Operations {
     pauseAdGroup: { input: PauseAdGroupInput; output: PauseAdGroupOutput };
     unpauseAdGroup: { input: UnpauseAdGroupInput; output: UnpauseAdGroupOutput };
     deleteAdGroup: { input: DeleteAdGroupInput; output: DeleteAdGroupOutput };
+    estimateAdGroupReach: { input: EstimateAdGroupReachInput; output: EstimateAdGroupReachOutput };
     createAd: { input: CreateAdInput; output: CreateAdOutput };
     listAds: { input: ListAdsInput; output: ListAdsOutput };
     retrieveAd: { input: RetrieveAdInput; output: RetrieveAdOutput };

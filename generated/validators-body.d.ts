@@ -126,6 +126,7 @@ export declare const body_f10d5e8a880d: CompiledValidator;
 export declare const body_f1c95e235185: CompiledValidator;
 export declare const body_f4c45a7f42c6: CompiledValidator;
 export declare const body_f6cef3aebbb9: CompiledValidator;
+export declare const body_f8e0e3ebf9a0: CompiledValidator;
 export declare const body_fc0fbf9a0928: CompiledValidator;
 export declare const body_fe133552b68c: CompiledValidator;
 export declare const body_ffc2772e4dd4: CompiledValidator;
