@@ -71,6 +71,8 @@ import { evaluateExperiment } from "../handlers/experiments/evaluateExperiment.j
 import { createExport } from "../handlers/exports/createExport.js";
 import { listExports } from "../handlers/exports/listExports.js";
 import { retrieveExport } from "../handlers/exports/retrieveExport.js";
+import { connectExternalAccount } from "../handlers/external_accounts/connectExternalAccount.js";
+import { connectSocialAccount } from "../handlers/external_accounts/connectSocialAccount.js";
 import { createExternalAccount } from "../handlers/external_accounts/createExternalAccount.js";
 import { createSocialAccount } from "../handlers/external_accounts/createSocialAccount.js";
 import { listExternalAccountPosts } from "../handlers/external_accounts/listExternalAccountPosts.js";
@@ -1959,6 +1961,36 @@ export const operations: OperationDefinition[] = [
     handler: createExternalAccount,
   },
   {
+    id: "connectExternalAccount",
+    method: "POST",
+    path: "/external_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectExternalAccount,
+  },
+  {
+    id: "connectExternalAccount",
+    method: "POST",
+    path: "/social_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectExternalAccount,
+  },
+  {
     id: "deleteExternalAccount",
     method: "DELETE",
     path: "/external_accounts/:id",
@@ -3712,6 +3744,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8f216ff5ff9a, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8f216ff5ff9a, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8f216ff5ff9a, upgrade: null, downgrade: null } },
     handler: createSocialAccount,
+  },
+  {
+    id: "connectSocialAccount",
+    method: "POST",
+    path: "/social_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: { "successor": "/external_accounts/connect" },
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectSocialAccount,
   },
   {
     id: "deleteSocialAccount",

@@ -368,6 +368,10 @@ function c_Export_a224820d6770(v) {
   return o_f170d2ae2361(v);
 }
 
+function c_ExternalAccountConnectLink_13c014306cbc(v) {
+  return o_8022ab801fab(v);
+}
+
 function c_ExternalAccountPost_174d9432b01f(v) {
   return o_677721ae217c(v);
 }
@@ -4710,6 +4714,16 @@ function o_7fa7dad75e4c(v) {
   return out + '}';
 }
 
+function o_8022ab801fab(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["authorize_url"];
+  if (x !== undefined) { out += sep + "\"authorize_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_807d0eeb7222(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8638,6 +8652,10 @@ function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
 }
 
+function r_e1a0fdcc5bb5(v) {
+  return c_ExternalAccountConnectLink_13c014306cbc(v);
+}
+
 function r_e2a6d1dd1aaa(v) {
   return o_827b8460c9a2(v);
 }
@@ -8770,6 +8788,8 @@ export const serializers = {
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
   "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
+  "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
+  "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },

@@ -981,6 +981,14 @@ export interface ExternalAccount {
     updated_at: string;
 }
 
+/** Where the person who owns the profiles grants them (the sandbox network's authorize page). */
+export interface ExternalAccountConnectLink {
+    /** The network's consent page; its state token is single-use. */
+    authorize_url: string;
+    /** The link works until then (30 minutes). */
+    expires_at: string;
+}
+
 export interface ExternalAccountPost {
     id: string;
     account_id: string;
@@ -3246,6 +3254,15 @@ export interface CreateExternalAccountInput {
 
 export type CreateExternalAccountOutput = ExternalAccount;
 
+/** POST /external_accounts/connect: Start connecting external accounts through the network's consent page */
+export interface ConnectExternalAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta_business" | "tiktok"; redirect_url?: string; scopes?: "advertise"[] };
+}
+
+export type ConnectExternalAccountOutput = ExternalAccountConnectLink;
+
 /** GET /external_accounts: List external accounts */
 export interface ListExternalAccountsInput {
     path: Record<string, never>;
@@ -3317,6 +3334,15 @@ export interface CreateSocialAccountInput {
 }
 
 export type CreateSocialAccountOutput = ExternalAccount;
+
+/** POST /social_accounts/connect: Start connecting social accounts (deprecated; use POST /external_accounts/connect) */
+export interface ConnectSocialAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta_business" | "tiktok"; redirect_url?: string; scopes?: "advertise"[] };
+}
+
+export type ConnectSocialAccountOutput = ExternalAccountConnectLink;
 
 /** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
 export interface RetrieveSocialAccountInput {
@@ -4789,6 +4815,7 @@ export interface Operations {
     listExports: { input: ListExportsInput; output: ListExportsOutput };
     retrieveExport: { input: RetrieveExportInput; output: RetrieveExportOutput };
     createExternalAccount: { input: CreateExternalAccountInput; output: CreateExternalAccountOutput };
+    connectExternalAccount: { input: ConnectExternalAccountInput; output: ConnectExternalAccountOutput };
     listExternalAccounts: { input: ListExternalAccountsInput; output: ListExternalAccountsOutput };
     retrieveExternalAccount: { input: RetrieveExternalAccountInput; output: RetrieveExternalAccountOutput };
     updateExternalAccount: { input: UpdateExternalAccountInput; output: UpdateExternalAccountOutput };
@@ -4797,6 +4824,7 @@ export interface Operations {
     publishSandboxExternalAccountPost: { input: PublishSandboxExternalAccountPostInput; output: PublishSandboxExternalAccountPostOutput };
     listSocialAccounts: { input: ListSocialAccountsInput; output: ListSocialAccountsOutput };
     createSocialAccount: { input: CreateSocialAccountInput; output: CreateSocialAccountOutput };
+    connectSocialAccount: { input: ConnectSocialAccountInput; output: ConnectSocialAccountOutput };
     retrieveSocialAccount: { input: RetrieveSocialAccountInput; output: RetrieveSocialAccountOutput };
     updateSocialAccount: { input: UpdateSocialAccountInput; output: UpdateSocialAccountOutput };
     deleteSocialAccount: { input: DeleteSocialAccountInput; output: DeleteSocialAccountOutput };
