@@ -4,6 +4,7 @@ import type { Row, StoredResource } from '../runtime/plain/stored-resource.js';
 import { money } from '../runtime/money.js';
 import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
+import { creativesOf } from '../handlers/ads/creatives.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
@@ -124,12 +125,12 @@ export const resources = {
     name: 'Ad',
     noun: 'ad',
     table: 'ads',
-    columns: '"ads".*',
+    columns: '"ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives"',
     from: '"ads"',
     live: '"ads"."deleted_at" is null',
-    byId: 'select "ads".* from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null',
-    byIdForUpdate: 'select "ads".* from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null for update of "ads"',
-    bareRows: true,
+    byId: 'select "ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives" from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null',
+    byIdForUpdate: 'select "ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives" from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null for update of "ads"',
+    bareRows: false,
     view: (row: Row): T.Ad => ({
       id: row.id,
       account_id: row.account_id,
@@ -149,6 +150,9 @@ export const resources = {
       post_source: row.post_source,
       post_thumbnail_url: row.post_thumbnail_url,
       external_accounts: row.external_accounts,
+      creatives: creativesOf(row),
+      lead_form: row.lead_form,
+      lead_form_id: row.lead_form_id,
       spend: 0,
       impressions: 0,
       clicks: 0,

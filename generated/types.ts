@@ -215,6 +215,59 @@ export interface AdReference {
     id: string;
 }
 
+/** The part of the media shown, as fractions of its width and height from the top left (x + width and y + height at most 1). */
+export interface AdCreativeCrop {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+}
+
+export interface AdCreativeInput {
+    /** A ready image or video file (file_) of the ad's account. */
+    id: string;
+    crop: AdCreativeCrop | null;
+    /** The placement shape the crop is for. */
+    format: "square" | "vertical" | "horizontal" | null;
+}
+
+export interface AdCreative {
+    /** The file (file_). */
+    id: string;
+    crop: AdCreativeCrop | null;
+    format: "square" | "vertical" | "horizontal" | null;
+    /** From the file's content type. */
+    media_type: "image" | "video" | null;
+    /** The file's download link (a private file's is signed anew at each read). */
+    url: string | null;
+}
+
+/** An instant form the ad authors; the network makes it on the ad's facebook page (lead_form_id). */
+export interface AdLeadForm {
+    name: string | null;
+    form_type: "more_volume" | "higher_intent";
+    phone_verification: boolean;
+    intro: { headline: string; description: string | null } | null;
+    questions: Array<{ type: "full_name" | "email" | "phone" | "city" | "country" | "zip_code" | "custom"; label: string }>;
+    privacy_policy: { url: string; link_text: string | null } | null;
+    disclaimer: { title: string; text: string } | null;
+    completion: { headline: string; description: string | null; button_text: string | null; url: string | null } | null;
+}
+
+export interface AdLeadFormInput {
+    name: string;
+    /** Default more_volume. */
+    form_type: "more_volume" | "higher_intent";
+    /** Default false. */
+    phone_verification: boolean;
+    intro: { headline: string; description: string };
+    /** At least one; a custom question needs label (the others default to their name). */
+    questions: Array<{ type: "full_name" | "email" | "phone" | "city" | "country" | "zip_code" | "custom"; label: string }>;
+    privacy_policy: { url: string; link_text: string };
+    disclaimer: { title: string; text: string };
+    completion: { headline: string; description: string; button_text: string; url: string };
+}
+
 export interface AdCampaign {
     id: string;
     account_id: string;
@@ -292,6 +345,12 @@ export interface Ad {
     post_thumbnail_url: string | null;
     /** The external accounts (sacc_) the ad runs under. */
     external_accounts: AdReference[];
+    /** The media the ad shows (files of the files area). */
+    creatives: AdCreative[];
+    /** The instant form the ad authored; null when it reuses one or collects no leads. */
+    lead_form: AdLeadForm | null;
+    /** The network's id of the instant form the ad collects leads with (GET /external_accounts/{id}/lead_forms). */
+    lead_form_id: string | null;
     spend: number;
     impressions: number;
     clicks: number;
@@ -987,6 +1046,19 @@ export interface ExternalAccountConnectLink {
     authorize_url: string;
     /** The link works until then (30 minutes). */
     expires_at: string;
+}
+
+/** An instant (lead) form on a facebook page, as the sandbox network holds it: those the page had when it connected and those ads authored (lead_form on POST /ads). */
+export interface ExternalAccountLeadForm {
+    /** The network's id of the form, "<page external_id>_f<n>": what an ad's lead_form_id names. */
+    id: string;
+    external_account_id: string;
+    name: string | null;
+    locale: string | null;
+    privacy_policy_url: string | null;
+    question_labels: string[];
+    status: "active" | "archived";
+    created_at: string;
 }
 
 export interface ExternalAccountPost {
@@ -2466,7 +2538,7 @@ export type EstimateAdGroupReachOutput = ReachEstimate;
 export interface CreateAdInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { ad_group_id: string; title?: string; status?: "active" | "paused"; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string; post_source?: "facebook" | "instagram"; external_accounts?: { id: string }[] };
+    body: { ad_group_id: string; title?: string; status?: "active" | "paused"; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string; post_source?: "facebook" | "instagram"; creatives?: AdCreativeInput[]; lead_form?: AdLeadFormInput; lead_form_id?: string; external_accounts?: { id: string }[] };
 }
 
 export type CreateAdOutput = Ad;
@@ -2493,7 +2565,7 @@ export type RetrieveAdOutput = Ad;
 export interface UpdateAdInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string | null; post_source?: "facebook" | "instagram" | null; external_accounts?: { id: string }[] };
+    body: { title?: string; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string | null; post_source?: "facebook" | "instagram" | null; creatives?: AdCreativeInput[]; lead_form?: AdLeadFormInput; lead_form_id?: string | null; external_accounts?: { id: string }[] };
 }
 
 export type UpdateAdOutput = Ad;
@@ -3308,6 +3380,24 @@ export interface ListExternalAccountPostsInput {
 
 export type ListExternalAccountPostsOutput = Page<ExternalAccountPost>;
 
+/** GET /external_accounts/{id}/lead_forms: List a page's active instant forms */
+export interface ListExternalAccountLeadFormsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListExternalAccountLeadFormsOutput = Page<ExternalAccountLeadForm>;
+
+/** POST /sandbox/external_accounts/{id}/lead_forms/{form_id}/archive: Archive an instant form on the sandbox network */
+export interface ArchiveSandboxExternalAccountLeadFormInput {
+    path: { id: string; form_id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ArchiveSandboxExternalAccountLeadFormOutput = ExternalAccountLeadForm;
+
 /** POST /sandbox/external_accounts/{id}/posts: Publish a post on the sandbox network */
 export interface PublishSandboxExternalAccountPostInput {
     path: { id: string };
@@ -3379,6 +3469,15 @@ export interface ListSocialAccountPostsInput {
 }
 
 export type ListSocialAccountPostsOutput = Page<ExternalAccountPost>;
+
+/** GET /social_accounts/{id}/lead_forms: List a page's active instant forms (deprecated; use GET /external_accounts/{id}/lead_forms) */
+export interface ListSocialAccountLeadFormsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListSocialAccountLeadFormsOutput = Page<ExternalAccountLeadForm>;
 
 /** POST /files: Create a file and its presigned upload destination */
 export interface CreateFileInput {
@@ -4821,6 +4920,8 @@ export interface Operations {
     updateExternalAccount: { input: UpdateExternalAccountInput; output: UpdateExternalAccountOutput };
     deleteExternalAccount: { input: DeleteExternalAccountInput; output: DeleteExternalAccountOutput };
     listExternalAccountPosts: { input: ListExternalAccountPostsInput; output: ListExternalAccountPostsOutput };
+    listExternalAccountLeadForms: { input: ListExternalAccountLeadFormsInput; output: ListExternalAccountLeadFormsOutput };
+    archiveSandboxExternalAccountLeadForm: { input: ArchiveSandboxExternalAccountLeadFormInput; output: ArchiveSandboxExternalAccountLeadFormOutput };
     publishSandboxExternalAccountPost: { input: PublishSandboxExternalAccountPostInput; output: PublishSandboxExternalAccountPostOutput };
     listSocialAccounts: { input: ListSocialAccountsInput; output: ListSocialAccountsOutput };
     createSocialAccount: { input: CreateSocialAccountInput; output: CreateSocialAccountOutput };
@@ -4829,6 +4930,7 @@ export interface Operations {
     updateSocialAccount: { input: UpdateSocialAccountInput; output: UpdateSocialAccountOutput };
     deleteSocialAccount: { input: DeleteSocialAccountInput; output: DeleteSocialAccountOutput };
     listSocialAccountPosts: { input: ListSocialAccountPostsInput; output: ListSocialAccountPostsOutput };
+    listSocialAccountLeadForms: { input: ListSocialAccountLeadFormsInput; output: ListSocialAccountLeadFormsOutput };
     createFile: { input: CreateFileInput; output: CreateFileOutput };
     retrieveFile: { input: RetrieveFileInput; output: RetrieveFileOutput };
     completeFile: { input: CompleteFileInput; output: CompleteFileOutput };

@@ -7,6 +7,7 @@ export declare const path_5a73af6b228e: CompiledValidator;
 export declare const path_6e48e38213e4: CompiledValidator;
 export declare const path_7a0763cae1d4: CompiledValidator;
 export declare const path_ab7a7af7df3a: CompiledValidator;
+export declare const path_d2e5f728c826: CompiledValidator;
 export declare const path_e861b5696773: CompiledValidator;
 export declare const query_0bf0e5681383: CompiledValidator;
 export declare const query_0ed90c9566d7: CompiledValidator;
