@@ -6,6 +6,7 @@ import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
 import { creativesOf } from '../handlers/ads/creatives.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
+import { matchRatesOf, platformAudienceIdsOf } from '../handlers/audiences/build-model.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
@@ -299,12 +300,12 @@ export const resources = {
     name: 'Audience',
     noun: 'audience',
     table: 'audiences',
-    columns: '"audiences".*',
+    columns: '"audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent"',
     from: '"audiences"',
     live: '"audiences"."deleted_at" is null',
-    byId: 'select "audiences".* from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null',
-    byIdForUpdate: 'select "audiences".* from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null for update of "audiences"',
-    bareRows: true,
+    byId: 'select "audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent" from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null',
+    byIdForUpdate: 'select "audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent" from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null for update of "audiences"',
+    bareRows: false,
     view: (row: Row): T.Audience => ({
       id: row.id,
       account_id: row.account_id,
@@ -314,6 +315,16 @@ export const resources = {
       source_audience_id: row.source_audience_id,
       lookalike_ratio: row.lookalike_ratio,
       size: row.size,
+      status: row.status,
+      error_message: row.error_message,
+      file_id: row.file_id,
+      column_mapping: row.column_mapping,
+      total_rows: row.total_rows,
+      processed_rows: row.processed_rows,
+      matched_rows: row.matched_rows,
+      progress_percent: row['$progress_percent'],
+      match_rates: matchRatesOf(row),
+      platform_audience_ids: platformAudienceIdsOf(row),
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),

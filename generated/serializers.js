@@ -164,6 +164,10 @@ function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
 
+function c_AudienceColumnMapping_5ac5c3418325(v) {
+  return o_3e94829e8640(v);
+}
+
 function c_AudienceEngagementRule_4db2634bf677(v) {
   return o_f90ca87eb0b7(v);
 }
@@ -172,16 +176,20 @@ function c_AudienceEngagementRule_e24f30356d34(v) {
   return o_c1120bd15dd3(v);
 }
 
-function c_Audience_90c9ef16fa8e(v) {
-  return o_9869633879f4(v);
+function c_AudienceMatchRate_ba80398fa661(v) {
+  return o_31cbf0986d31(v);
 }
 
-function c_Audience_9da39655fb0f(v) {
-  return o_3209d57d5eb5(v);
+function c_Audience_2dd5dcb7e548(v) {
+  return o_f487dae33b85(v);
 }
 
-function c_Audience_fb6faf132211(v) {
-  return o_e24d2486eb29(v);
+function c_Audience_58d71ce6f56b(v) {
+  return o_257ab6232c5c(v);
+}
+
+function c_Audience_e3f67e17be2b(v) {
+  return o_f73b17c83ea0(v);
 }
 
 function c_BountySubmission_8c018d4277c5(v) {
@@ -1070,6 +1078,16 @@ function o_0730ee6d2ec3(v) {
   return out + '}';
 }
 
+function o_0848f7c778f0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_e3f67e17be2b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_087e72ee11ff(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1351,16 +1369,6 @@ function o_13360620015d(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_dbe93dd1f68a(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_1351bd26f9b3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_fb6faf132211(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2058,6 +2066,50 @@ function o_256cb79af21d(v) {
   return out + '}';
 }
 
+function o_257ab6232c5c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_26b36204869c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2458,27 +2510,17 @@ function o_31968c8fe3fb(v) {
   return out + '}';
 }
 
-function o_3209d57d5eb5(v) {
+function o_31cbf0986d31(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["audience_type"];
-  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["lower_bound"];
+  if (x !== undefined) { out += sep + "\"lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["upper_bound"];
+  if (x !== undefined) { out += sep + "\"upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2817,6 +2859,22 @@ function o_3e29d5662fb2(v) {
   if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["username"];
   if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3e94829e8640(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -3816,16 +3874,6 @@ function o_59e3219efeca(v) {
   return out + '}';
 }
 
-function o_5ad0a8fe06f7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_90c9ef16fa8e(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_5b0d2c379aec(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4123,6 +4171,16 @@ function o_68818ab0d5e3(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6895fc2b077a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_58d71ce6f56b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4735,6 +4793,16 @@ function o_7bcb2ffb5e27(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_7c0197dfab80(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_2dd5dcb7e548(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5451,32 +5519,6 @@ function o_97418834fcff(v) {
   if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_9869633879f4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7276,32 +7318,6 @@ function o_e0df1bbb4cb1(v) {
   return out + '}';
 }
 
-function o_e24d2486eb29(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_e474163eec56(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7760,6 +7776,52 @@ function o_f289e1b1bd09(v) {
   return out + '}';
 }
 
+function o_f487dae33b85(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f4bfaef431cf(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7880,6 +7942,52 @@ function o_f5b16507f769(v) {
   return out + '}';
 }
 
+function o_f73b17c83ea0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f75773e854f9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7969,16 +8077,6 @@ function o_fc5f77bc8b0c(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Dispute_b461e1546427(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_fcc4dd28d93f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_9da39655fb0f(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -8080,10 +8178,6 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
-function r_18f057882095(v) {
-  return c_Audience_9da39655fb0f(v);
-}
-
 function r_18f8f69a49d5(v) {
   return o_98ac0a5b63cc(v);
 }
@@ -8114,10 +8208,6 @@ function r_1da86b3373bd(v) {
 
 function r_1e166b0796b0(v) {
   return c_Ad_1c24000e14ef(v);
-}
-
-function r_1fe0674a6d10(v) {
-  return o_fcc4dd28d93f(v);
 }
 
 function r_2028e41d69ad(v) {
@@ -8186,10 +8276,6 @@ function r_344033262be9(v) {
 
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
-}
-
-function r_36a17e3650f7(v) {
-  return c_Audience_fb6faf132211(v);
 }
 
 function r_37a500c789ac(v) {
@@ -8352,6 +8438,10 @@ function r_5cee8f68867c(v) {
   return c_ResolutionCenterCase_2582ac3c5c91(v);
 }
 
+function r_5d6754090947(v) {
+  return o_7c0197dfab80(v);
+}
+
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
 }
@@ -8424,8 +8514,8 @@ function r_6eeb29d20cad(v) {
   return c_User_e07cd541d116(v);
 }
 
-function r_6f201f9eee50(v) {
-  return o_5ad0a8fe06f7(v);
+function r_6eef23370b6d(v) {
+  return c_Audience_58d71ce6f56b(v);
 }
 
 function r_6f3242aab502(v) {
@@ -8442,6 +8532,10 @@ function r_71b034d53cc0(v) {
 
 function r_737160b51e39(v) {
   return c_SetupIntentStatus_84efa5c4a89d(v);
+}
+
+function r_756d885048db(v) {
+  return c_Audience_e3f67e17be2b(v);
 }
 
 function r_75d0d6d7508a(v) {
@@ -8630,14 +8724,6 @@ function r_9ec5214c24d2(v) {
 
 function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
-}
-
-function r_a2d5017c06fd(v) {
-  return c_Audience_90c9ef16fa8e(v);
-}
-
-function r_a2e818b30041(v) {
-  return o_1351bd26f9b3(v);
 }
 
 function r_a48128c9ab76(v) {
@@ -8868,6 +8954,14 @@ function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
 
+function r_ddde4f552e80(v) {
+  return o_0848f7c778f0(v);
+}
+
+function r_ddf3057e6004(v) {
+  return c_Audience_2dd5dcb7e548(v);
+}
+
 function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
 }
@@ -8988,6 +9082,10 @@ function r_fcd57b2bb62f(v) {
   return c_ReachEstimate_82535a5ae229(v);
 }
 
+function r_fce17e8105a3(v) {
+  return o_6895fc2b077a(v);
+}
+
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -9022,7 +9120,7 @@ export const serializers = {
   "createApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "createApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "createAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
-  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "createAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -9091,7 +9189,7 @@ export const serializers = {
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
   "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
-  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
+  "listAudiences": { "2026-09-06": r_5d6754090947, "2026-09-02": r_5d6754090947, "2026-08-28": r_5d6754090947, "2026-08-25": r_ddde4f552e80, "2026-08-21": r_fce17e8105a3, "2026-08-14": r_fce17e8105a3, "2026-08-07": r_fce17e8105a3, "2026-07-30": r_fce17e8105a3, "2026-07-23": r_fce17e8105a3, "2026-07-22": r_fce17e8105a3, "2026-07-20": r_fce17e8105a3, "2025-01-01": r_fce17e8105a3 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -9175,7 +9273,7 @@ export const serializers = {
   "retrieveApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "retrieveApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "retrieveAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
-  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "retrieveAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -9245,7 +9343,7 @@ export const serializers = {
   "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "updateApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
-  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "updateAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },

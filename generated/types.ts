@@ -585,6 +585,24 @@ export interface AudienceEngagementRule {
     retention_days: number;
 }
 
+/** The header names of the file's columns holding each identifier. */
+export interface AudienceColumnMapping {
+    email: string | null;
+    phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    country: string | null;
+}
+
+export interface AudienceMatchRate {
+    platform: "meta";
+    status: "calculating" | "available" | "unavailable";
+    /** Percent of usable rows matched, rounded down to ten. */
+    lower_bound: number | null;
+    /** lower_bound + 10 (at most 100). */
+    upper_bound: number | null;
+}
+
 export interface Audience {
     id: string;
     account_id: string;
@@ -596,8 +614,25 @@ export interface Audience {
     source_audience_id: string | null;
     /** A lookalike's share of the network's population, in percent; null otherwise. */
     lookalike_ratio: number | null;
-    /** How many people it holds, computed at creation (see the area's description). */
+    /** How many people it holds, computed at creation (a file list's once built; see the area's description). */
     size: number;
+    /** Where its build on the network is; only ready and partial audiences deliver. */
+    status: "pending" | "processing" | "ready" | "partial" | "failed";
+    /** Why the build failed; null otherwise. */
+    error_message: string | null;
+    /** The CSV file a customer list was uploaded as; null otherwise. */
+    file_id: string | null;
+    column_mapping: AudienceColumnMapping | null;
+    /** Rows of the list (the file's data rows, or the members); 0 until the build reads them. */
+    total_rows: number;
+    processed_rows: number;
+    matched_rows: number;
+    /** processed_rows of total_rows while building; 100 once built. */
+    progress_percent: number;
+    /** Customer lists only; empty for other audiences. */
+    match_rates: AudienceMatchRate[];
+    /** The network's id of the audience, once built. */
+    platform_audience_ids: string[];
     created_at: string;
     updated_at: string;
 }
@@ -2763,7 +2798,7 @@ export type ListDomainsOutput = Page<Domain>;
 export interface CreateAudienceInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; name: string; source_type: "customer_list" | "engagement" | "lookalike"; engagement?: { rules: Array<{ source: "videos" | "lead_forms" | "social_profiles" | "pages"; external_account_id: string; post_ids?: string[]; retention_days: number }> }; source_audience_id?: string; lookalike_ratio?: number };
+    body: { account_id: string; name: string; source_type: "customer_list" | "engagement" | "lookalike"; engagement?: { rules: Array<{ source: "videos" | "lead_forms" | "social_profiles" | "pages"; external_account_id: string; post_ids?: string[]; retention_days: number }> }; source_audience_id?: string; lookalike_ratio?: number; file_id?: string; column_mapping?: { email?: string; phone?: string; first_name?: string; last_name?: string; country?: string } };
 }
 
 export type CreateAudienceOutput = Audience;
@@ -2771,7 +2806,7 @@ export type CreateAudienceOutput = Audience;
 /** GET /audiences: List audiences */
 export interface ListAudiencesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; source_type?: "customer_list" | "engagement" | "lookalike"; source_audience_id?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; source_type?: "customer_list" | "engagement" | "lookalike"; source_audience_id?: string; audience_id?: string; status?: "pending" | "processing" | "ready" | "partial" | "failed" };
     body: undefined;
 }
 

@@ -41,9 +41,10 @@ export async function checkAudiences(db: Knex, accountId: string, audiences: { i
   }
 }
 
-/** The live audiences' sizes among `ids` (a deleted one is absent: the delivery model counts it 0). */
+/** The sizes of the built live audiences among `ids` (one deleted or not built yet is absent: the delivery model
+ * counts it 0). */
 export async function audienceSizes(db: Knex, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await db('audiences').whereIn('id', ids).whereNull('deleted_at').select('id', 'size');
+  const rows = await db('audiences').whereIn('id', ids).whereIn('status', ['ready', 'partial']).whereNull('deleted_at').select('id', 'size');
   return new Map(rows.map((a) => [a.id as string, Number(a.size)]));
 }
