@@ -48,7 +48,8 @@ async function listRows(db: Knex, audience: Record<string, any>): Promise<Identi
 const finish = (db: Knex, id: string, columns: Record<string, unknown>) =>
   db('audiences').where({ id }).update({ ...columns, updated_at: nowMs(db) });
 
-export async function buildAudience(db: Knex, id: string): Promise<void> {
+/** `maxBatches` stops a run early, as a process dying between two commits would (tests). */
+export async function buildAudience(db: Knex, id: string, maxBatches = Infinity): Promise<void> {
   const audience = await db('audiences').where({ id }).whereIn('status', ['pending', 'processing']).whereNull('deleted_at').first();
   if (!audience) return;
   if (!audience.file_id) {
@@ -63,7 +64,7 @@ export async function buildAudience(db: Knex, id: string): Promise<void> {
     return;
   }
   const rows = await listRows(db, audience);
-  for (let more = true; more;) {
+  for (let more = true, batches = 0; more && batches < maxBatches; batches++) {
     more = await db.transaction(async (trx) => {
       const a = await building(trx, id);
       if (!a) return false;
