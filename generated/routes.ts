@@ -121,9 +121,11 @@ import { voidPayment } from "../handlers/payments/voidPayment.js";
 import { cancelPayout } from "../handlers/payouts/cancelPayout.js";
 import { createPayout } from "../handlers/payouts/createPayout.js";
 import { createPayoutMethod } from "../handlers/payouts/createPayoutMethod.js";
+import { createWithdrawal } from "../handlers/payouts/createWithdrawal.js";
 import { listPayoutMethods } from "../handlers/payouts/listPayoutMethods.js";
 import { listPayouts } from "../handlers/payouts/listPayouts.js";
 import { listSupportedPayoutMethods } from "../handlers/payouts/listSupportedPayoutMethods.js";
+import { listWithdrawals } from "../handlers/payouts/listWithdrawals.js";
 import { retrievePayout } from "../handlers/payouts/retrievePayout.js";
 import { retrieveWithdrawal } from "../handlers/payouts/retrieveWithdrawal.js";
 import { createEvent } from "../handlers/people/createEvent.js";
@@ -4377,30 +4379,30 @@ export const operations: OperationDefinition[] = [
     method: "GET",
     path: "/withdrawals",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["payout:account:read"],
+    account: { from: "query", name: "company_id" },
     idempotent: false,
-    status: 410,
-    list: null,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/payouts" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null } },
+    handler: listWithdrawals,
   },
   {
     id: "createWithdrawal",
     method: "POST",
     path: "/withdrawals",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["payout:create"],
+    account: { from: "body", name: "company_id" },
     idempotent: true,
-    status: 410,
+    status: 201,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/payouts" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_08_14, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_08_07, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_30, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_23, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_22, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_20, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2025_01_01, downgrade: null } },
+    handler: createWithdrawal,
   },
   {
     id: "retrieveWithdrawal",

@@ -3870,6 +3870,24 @@ export interface RetrieveWithdrawalInput {
 
 export type RetrieveWithdrawalOutput = Withdrawal;
 
+/** GET /withdrawals: List withdrawals (retired) */
+export interface ListWithdrawalsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; company_id: string; created_after?: string; created_before?: string; direction?: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListWithdrawalsOutput = Page<Withdrawal>;
+
+/** POST /withdrawals: Create a withdrawal (retired) */
+export interface CreateWithdrawalInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { company_id: string; amount: number; currency: string; payout_method_id?: string | null; idempotency_key?: string | null; platform_covers_fees?: boolean | null };
+}
+
+export type CreateWithdrawalOutput = Withdrawal;
+
 /** POST /events: Track an event */
 export interface CreateEventInput {
     path: Record<string, never>;
@@ -4844,6 +4862,8 @@ export interface Operations {
     retrievePayout: { input: RetrievePayoutInput; output: RetrievePayoutOutput };
     cancelPayout: { input: CancelPayoutInput; output: CancelPayoutOutput };
     retrieveWithdrawal: { input: RetrieveWithdrawalInput; output: RetrieveWithdrawalOutput };
+    listWithdrawals: { input: ListWithdrawalsInput; output: ListWithdrawalsOutput };
+    createWithdrawal: { input: CreateWithdrawalInput; output: CreateWithdrawalOutput };
     createEvent: { input: CreateEventInput; output: CreateEventOutput };
     listEvents: { input: ListEventsInput; output: ListEventsOutput };
     listPeople: { input: ListPeopleInput; output: ListPeopleOutput };

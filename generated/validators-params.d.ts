@@ -97,6 +97,7 @@ export declare const query_f30e1a5d1979: CompiledValidator;
 export declare const query_f5838cc44e8d: CompiledValidator;
 export declare const query_f58ae0836e43: CompiledValidator;
 export declare const query_f83a0e5fe339: CompiledValidator;
+export declare const query_f83e95b6b7a5: CompiledValidator;
 export declare const query_fa7d3bdeed51: CompiledValidator;
 export declare const query_fb4b9ee9ac01: CompiledValidator;
 export declare const query_fe1888405cd9: CompiledValidator;
