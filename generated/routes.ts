@@ -17,6 +17,7 @@ import { createAdCampaign } from "../handlers/ads/createAdCampaign.js";
 import { createAdGroup } from "../handlers/ads/createAdGroup.js";
 import { listAdCampaigns } from "../handlers/ads/listAdCampaigns.js";
 import { listAdGroups } from "../handlers/ads/listAdGroups.js";
+import { listAdReports } from "../handlers/ads/listAdReports.js";
 import { listAds } from "../handlers/ads/listAds.js";
 import { pauseAd } from "../handlers/ads/pauseAd.js";
 import { pauseAdCampaign } from "../handlers/ads/pauseAdCampaign.js";
@@ -25,6 +26,7 @@ import { retrieveAd } from "../handlers/ads/retrieveAd.js";
 import { retrieveAdCampaign } from "../handlers/ads/retrieveAdCampaign.js";
 import { retrieveAdDeliveryStats } from "../handlers/ads/retrieveAdDeliveryStats.js";
 import { retrieveAdGroup } from "../handlers/ads/retrieveAdGroup.js";
+import { retryAdCampaignPayment } from "../handlers/ads/retryAdCampaignPayment.js";
 import { unpauseAd } from "../handlers/ads/unpauseAd.js";
 import { unpauseAdCampaign } from "../handlers/ads/unpauseAdCampaign.js";
 import { unpauseAdGroup } from "../handlers/ads/unpauseAdGroup.js";
@@ -434,15 +436,15 @@ export const operations: OperationDefinition[] = [
     method: "POST",
     path: "/ad_campaigns/:id/retry_payment",
     auth: ["api_key", "user_token"],
-    scopes: [],
+    scopes: ["ads:manage"],
     account: null,
     idempotent: true,
-    status: 410,
+    status: 200,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-25", "successor": "/accounts/{id}/retry_ads_payment" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
+    handler: retryAdCampaignPayment,
   },
   {
     id: "unpauseAdCampaign",
@@ -569,15 +571,15 @@ export const operations: OperationDefinition[] = [
     method: "GET",
     path: "/ad_reports",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["ads:read"],
+    account: { from: "query", name: "company_id" },
     idempotent: false,
-    status: 410,
+    status: 200,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/stats/ad_delivery" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null } },
+    handler: listAdReports,
   },
   {
     id: "listAds",

@@ -88,6 +88,22 @@ function c_AdReference_99e9faba7f46(v) {
   return o_77c776ba2d57(v);
 }
 
+function c_AdReportBreakdown_0f6b462a0806(v) {
+  return o_0b18373502bc(v);
+}
+
+function c_AdReportBucket_f14c95aa1dc1(v) {
+  return o_ad81701dea78(v);
+}
+
+function c_AdReportSummary_50f28ec67b70(v) {
+  return o_5d6bc50e7d3e(v);
+}
+
+function c_AdReport_53fd53d6bb0f(v) {
+  return o_d5de9f407a7b(v);
+}
+
 function c_AdTranslations_64997851cfba(v) {
   return o_cf0dacc000d5(v);
 }
@@ -1103,6 +1119,20 @@ function o_08f7641de828(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["return_url"];
   if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_0b18373502bc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["level"];
+  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
   return out + '}';
 }
 
@@ -3726,6 +3756,32 @@ function o_5c98166d2839(v) {
   return out + '}';
 }
 
+function o_5d6bc50e7d3e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["click_through_rate"];
+  if (x !== undefined) { out += sep + "\"click_through_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["cost_per_click"];
+  if (x !== undefined) { out += sep + "\"cost_per_click\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_mille"];
+  if (x !== undefined) { out += sep + "\"cost_per_mille\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_result"];
+  if (x !== undefined) { out += sep + "\"cost_per_result\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_5edfb8294d15(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5836,6 +5892,30 @@ function o_ac862f6ab6b7(v) {
   return out + '}';
 }
 
+function o_ad81701dea78(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["bucket_start"];
+  if (x !== undefined) { out += sep + "\"bucket_start\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["granularity"];
+  if (x !== undefined) { out += sep + "\"granularity\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["stat_date"];
+  if (x !== undefined) { out += sep + "\"stat_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["stat_hour"];
+  if (x !== undefined) { out += sep + "\"stat_hour\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_adda6a51c4f9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6822,6 +6902,18 @@ function o_d559c45717d8(v) {
   return out + '}';
 }
 
+function o_d5de9f407a7b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
+  x = v["granularity"];
+  if (x !== undefined) { out += sep + "\"granularity\":" + (x === null ? 'null' : array(x, (x) => c_AdReportBucket_f14c95aa1dc1(x))); sep = ','; }
+  x = v["breakdown"];
+  if (x !== undefined) { out += sep + "\"breakdown\":" + (x === null ? 'null' : array(x, (x) => c_AdReportBreakdown_0f6b462a0806(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_d6b7a1174a0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7764,6 +7856,10 @@ function r_0017db29319c(v) {
 
 function r_02ba5c1668ad(v) {
   return o_2189e04c950b(v);
+}
+
+function r_0329432e4e25(v) {
+  return c_AdReport_53fd53d6bb0f(v);
 }
 
 function r_035a1d1ada29(v) {
@@ -8837,6 +8933,7 @@ export const serializers = {
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
   "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
+  "listAdReports": { "2026-08-14": r_0329432e4e25, "2026-08-07": r_0329432e4e25, "2026-07-30": r_0329432e4e25, "2026-07-23": r_0329432e4e25, "2026-07-22": r_0329432e4e25, "2026-07-20": r_0329432e4e25, "2025-01-01": r_0329432e4e25 },
   "listAds": { "2026-09-06": r_5a277e473ad3, "2026-09-02": r_5a277e473ad3, "2026-08-28": r_5a277e473ad3, "2026-08-25": r_8c902f22a660, "2026-08-21": r_8c902f22a660, "2026-08-14": r_677ebd73b46e, "2026-08-07": r_677ebd73b46e, "2026-07-30": r_677ebd73b46e, "2026-07-23": r_677ebd73b46e, "2026-07-22": r_677ebd73b46e, "2026-07-20": r_677ebd73b46e, "2025-01-01": r_677ebd73b46e },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
@@ -8976,6 +9073,7 @@ export const serializers = {
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
+  "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
   "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },

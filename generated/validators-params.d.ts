@@ -76,6 +76,7 @@ export declare const query_bb22ee0b4286: CompiledValidator;
 export declare const query_bb2ae1316efb: CompiledValidator;
 export declare const query_bc793e893acf: CompiledValidator;
 export declare const query_bcdc29e49bc7: CompiledValidator;
+export declare const query_bec9b4f20d41: CompiledValidator;
 export declare const query_c2057b30c605: CompiledValidator;
 export declare const query_c80091eece40: CompiledValidator;
 export declare const query_c899d352eccc: CompiledValidator;
