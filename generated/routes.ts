@@ -18,6 +18,7 @@ import { createAdGroup } from "../handlers/ads/createAdGroup.js";
 import { estimateAdGroupReach } from "../handlers/ads/estimateAdGroupReach.js";
 import { listAdCampaigns } from "../handlers/ads/listAdCampaigns.js";
 import { listAdGroups } from "../handlers/ads/listAdGroups.js";
+import { listAdReports } from "../handlers/ads/listAdReports.js";
 import { listAds } from "../handlers/ads/listAds.js";
 import { pauseAd } from "../handlers/ads/pauseAd.js";
 import { pauseAdCampaign } from "../handlers/ads/pauseAdCampaign.js";
@@ -26,6 +27,7 @@ import { retrieveAd } from "../handlers/ads/retrieveAd.js";
 import { retrieveAdCampaign } from "../handlers/ads/retrieveAdCampaign.js";
 import { retrieveAdDeliveryStats } from "../handlers/ads/retrieveAdDeliveryStats.js";
 import { retrieveAdGroup } from "../handlers/ads/retrieveAdGroup.js";
+import { retryAdCampaignPayment } from "../handlers/ads/retryAdCampaignPayment.js";
 import { unpauseAd } from "../handlers/ads/unpauseAd.js";
 import { unpauseAdCampaign } from "../handlers/ads/unpauseAdCampaign.js";
 import { unpauseAdGroup } from "../handlers/ads/unpauseAdGroup.js";
@@ -127,9 +129,11 @@ import { voidPayment } from "../handlers/payments/voidPayment.js";
 import { cancelPayout } from "../handlers/payouts/cancelPayout.js";
 import { createPayout } from "../handlers/payouts/createPayout.js";
 import { createPayoutMethod } from "../handlers/payouts/createPayoutMethod.js";
+import { createWithdrawal } from "../handlers/payouts/createWithdrawal.js";
 import { listPayoutMethods } from "../handlers/payouts/listPayoutMethods.js";
 import { listPayouts } from "../handlers/payouts/listPayouts.js";
 import { listSupportedPayoutMethods } from "../handlers/payouts/listSupportedPayoutMethods.js";
+import { listWithdrawals } from "../handlers/payouts/listWithdrawals.js";
 import { retrievePayout } from "../handlers/payouts/retrievePayout.js";
 import { retrieveWithdrawal } from "../handlers/payouts/retrieveWithdrawal.js";
 import { createEvent } from "../handlers/people/createEvent.js";
@@ -438,15 +442,15 @@ export const operations: OperationDefinition[] = [
     method: "POST",
     path: "/ad_campaigns/:id/retry_payment",
     auth: ["api_key", "user_token"],
-    scopes: [],
+    scopes: ["ads:manage"],
     account: null,
     idempotent: true,
-    status: 410,
+    status: 200,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-25", "successor": "/accounts/{id}/retry_ads_payment" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
+    handler: retryAdCampaignPayment,
   },
   {
     id: "unpauseAdCampaign",
@@ -588,15 +592,15 @@ export const operations: OperationDefinition[] = [
     method: "GET",
     path: "/ad_reports",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["ads:read"],
+    account: { from: "query", name: "company_id" },
     idempotent: false,
-    status: 410,
+    status: 200,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/stats/ad_delivery" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_bec9b4f20d41, body: null, upgrade: null, downgrade: null } },
+    handler: listAdReports,
   },
   {
     id: "listAds",
@@ -4503,30 +4507,30 @@ export const operations: OperationDefinition[] = [
     method: "GET",
     path: "/withdrawals",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["payout:account:read"],
+    account: { from: "query", name: "company_id" },
     idempotent: false,
-    status: 410,
-    list: null,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/payouts" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_f83e95b6b7a5, body: null, upgrade: null, downgrade: null } },
+    handler: listWithdrawals,
   },
   {
     id: "createWithdrawal",
     method: "POST",
     path: "/withdrawals",
     auth: ["api_key", "user_token"],
-    scopes: [],
-    account: null,
+    scopes: ["payout:create"],
+    account: { from: "body", name: "company_id" },
     idempotent: true,
-    status: 410,
+    status: 201,
     list: null,
     deprecated: null,
     gone: { "since": "2026-08-21", "successor": "/payouts" },
-    versions: {},
-    handler: null,
+    versions: { "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_08_14, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_08_07, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_30, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_23, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_22, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2026_07_20, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea52597f95dc, upgrade: transformers.up_createWithdrawal_2025_01_01, downgrade: null } },
+    handler: createWithdrawal,
   },
   {
     id: "retrieveWithdrawal",

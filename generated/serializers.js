@@ -100,6 +100,22 @@ function c_AdReference_99e9faba7f46(v) {
   return o_77c776ba2d57(v);
 }
 
+function c_AdReportBreakdown_0f6b462a0806(v) {
+  return o_0b18373502bc(v);
+}
+
+function c_AdReportBucket_f14c95aa1dc1(v) {
+  return o_ad81701dea78(v);
+}
+
+function c_AdReportSummary_50f28ec67b70(v) {
+  return o_5d6bc50e7d3e(v);
+}
+
+function c_AdReport_53fd53d6bb0f(v) {
+  return o_d5de9f407a7b(v);
+}
+
 function c_AdTranslations_64997851cfba(v) {
   return o_cf0dacc000d5(v);
 }
@@ -1221,6 +1237,20 @@ function o_0907be5852ea(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0b18373502bc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["level"];
+  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
   return out + '}';
 }
 
@@ -3906,6 +3936,32 @@ function o_5c98166d2839(v) {
   return out + '}';
 }
 
+function o_5d6bc50e7d3e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["click_through_rate"];
+  if (x !== undefined) { out += sep + "\"click_through_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["cost_per_click"];
+  if (x !== undefined) { out += sep + "\"cost_per_click\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_mille"];
+  if (x !== undefined) { out += sep + "\"cost_per_mille\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_result"];
+  if (x !== undefined) { out += sep + "\"cost_per_result\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_5edfb8294d15(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6060,6 +6116,16 @@ function o_abe21acabb57(v) {
   return out + '}';
 }
 
+function o_ac10a9767ff6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Withdrawal_3b6db95f9d17(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_ac862f6ab6b7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6085,6 +6151,30 @@ function o_ac862f6ab6b7(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["currency"];
   if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ad81701dea78(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["bucket_start"];
+  if (x !== undefined) { out += sep + "\"bucket_start\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["granularity"];
+  if (x !== undefined) { out += sep + "\"granularity\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["stat_date"];
+  if (x !== undefined) { out += sep + "\"stat_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["stat_hour"];
+  if (x !== undefined) { out += sep + "\"stat_hour\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7106,6 +7196,18 @@ function o_d559c45717d8(v) {
   return out + '}';
 }
 
+function o_d5de9f407a7b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
+  x = v["granularity"];
+  if (x !== undefined) { out += sep + "\"granularity\":" + (x === null ? 'null' : array(x, (x) => c_AdReportBucket_f14c95aa1dc1(x))); sep = ','; }
+  x = v["breakdown"];
+  if (x !== undefined) { out += sep + "\"breakdown\":" + (x === null ? 'null' : array(x, (x) => c_AdReportBreakdown_0f6b462a0806(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_d6b7a1174a0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8090,6 +8192,10 @@ function r_02ba5c1668ad(v) {
   return o_2189e04c950b(v);
 }
 
+function r_0329432e4e25(v) {
+  return c_AdReport_53fd53d6bb0f(v);
+}
+
 function r_035a1d1ada29(v) {
   return c_PayoutMethod_61374569c5ff(v);
 }
@@ -8356,6 +8462,10 @@ function r_48175f0f98de(v) {
 
 function r_481f12abba57(v) {
   return o_f7b000d81c8d(v);
+}
+
+function r_487f01cc4a0e(v) {
+  return o_ac10a9767ff6(v);
 }
 
 function r_489579f16a45(v) {
@@ -9155,6 +9265,7 @@ export const serializers = {
   "createVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
+  "createWithdrawal": { "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteAdCampaign": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -9184,6 +9295,7 @@ export const serializers = {
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
   "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
+  "listAdReports": { "2026-08-14": r_0329432e4e25, "2026-08-07": r_0329432e4e25, "2026-07-30": r_0329432e4e25, "2026-07-23": r_0329432e4e25, "2026-07-22": r_0329432e4e25, "2026-07-20": r_0329432e4e25, "2025-01-01": r_0329432e4e25 },
   "listAds": { "2026-09-06": r_344033262be9, "2026-09-02": r_344033262be9, "2026-08-28": r_344033262be9, "2026-08-25": r_0d0776b00e94, "2026-08-21": r_0d0776b00e94, "2026-08-14": r_297a558e97dd, "2026-08-07": r_297a558e97dd, "2026-07-30": r_297a558e97dd, "2026-07-23": r_297a558e97dd, "2026-07-22": r_297a558e97dd, "2026-07-20": r_297a558e97dd, "2025-01-01": r_297a558e97dd },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
@@ -9247,6 +9359,7 @@ export const serializers = {
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
+  "listWithdrawals": { "2026-08-14": r_487f01cc4a0e, "2026-08-07": r_487f01cc4a0e, "2026-07-30": r_487f01cc4a0e, "2026-07-23": r_487f01cc4a0e, "2026-07-22": r_487f01cc4a0e, "2026-07-20": r_487f01cc4a0e, "2025-01-01": r_487f01cc4a0e },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
@@ -9324,6 +9437,7 @@ export const serializers = {
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
+  "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
   "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },

@@ -40,6 +40,7 @@ import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmou
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
 import * as verificationNestedRequirements from '../handlers/versions/verificationNestedRequirements.js';
+import * as withdrawalLegacyRequest from '../handlers/versions/withdrawalLegacyRequest.js';
 
 function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
@@ -1176,6 +1177,10 @@ export function up_createPayout_2026_08_14(input: any): void {
   payoutLegacyRequest.up(input);
 }
 
+export function up_createWithdrawal_2026_08_14(input: any): void {
+  withdrawalLegacyRequest.up(input);
+}
+
 export function up_listRefunds_2026_08_14(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1489,6 +1494,10 @@ export function up_refundPayment_2026_08_07(input: any): void {
 
 export function up_createPayout_2026_08_07(input: any): void {
   payoutLegacyRequest.up(input);
+}
+
+export function up_createWithdrawal_2026_08_07(input: any): void {
+  withdrawalLegacyRequest.up(input);
 }
 
 export function up_listRefunds_2026_08_07(input: any): void {
@@ -1850,6 +1859,10 @@ export function up_refundPayment_2026_07_30(input: any): void {
 
 export function up_createPayout_2026_07_30(input: any): void {
   payoutLegacyRequest.up(input);
+}
+
+export function up_createWithdrawal_2026_07_30(input: any): void {
+  withdrawalLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_30(input: any): void {
@@ -2271,6 +2284,10 @@ export function up_createPayoutMethod_2026_07_23(input: any): void {
 
 export function up_createPayout_2026_07_23(input: any): void {
   payoutLegacyRequest.up(input);
+}
+
+export function up_createWithdrawal_2026_07_23(input: any): void {
+  withdrawalLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_23(input: any): void {
@@ -2731,6 +2748,10 @@ export function up_createPayoutMethod_2026_07_22(input: any): void {
 
 export function up_createPayout_2026_07_22(input: any): void {
   payoutLegacyRequest.up(input);
+}
+
+export function up_createWithdrawal_2026_07_22(input: any): void {
+  withdrawalLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_22(input: any): void {
@@ -3224,6 +3245,10 @@ export function up_createPayoutMethod_2026_07_20(input: any): void {
 
 export function up_createPayout_2026_07_20(input: any): void {
   payoutLegacyRequest.up(input);
+}
+
+export function up_createWithdrawal_2026_07_20(input: any): void {
+  withdrawalLegacyRequest.up(input);
 }
 
 export function up_listProducts_2026_07_20(input: any): void {
@@ -3741,6 +3766,10 @@ export function up_createPayout_2025_01_01(input: any): void {
   payoutLegacyRequest.up(input);
 }
 
+export function up_createWithdrawal_2025_01_01(input: any): void {
+  withdrawalLegacyRequest.up(input);
+}
+
 export function up_listProducts_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -3913,6 +3942,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
+  createWithdrawal: { "2026-08-14": up_createWithdrawal_2026_08_14, "2026-08-07": up_createWithdrawal_2026_08_07, "2026-07-30": up_createWithdrawal_2026_07_30, "2026-07-23": up_createWithdrawal_2026_07_23, "2026-07-22": up_createWithdrawal_2026_07_22, "2026-07-20": up_createWithdrawal_2026_07_20, "2025-01-01": up_createWithdrawal_2025_01_01 },
   endExperiment: { "2026-08-14": up_endExperiment_2026_08_14, "2026-08-07": up_endExperiment_2026_08_07, "2026-07-30": up_endExperiment_2026_07_30, "2026-07-23": up_endExperiment_2026_07_23, "2026-07-22": up_endExperiment_2026_07_22, "2026-07-20": up_endExperiment_2026_07_20, "2025-01-01": up_endExperiment_2025_01_01 },
   evaluateExperiment: { "2026-08-21": up_evaluateExperiment_2026_08_21, "2026-08-14": up_evaluateExperiment_2026_08_14, "2026-08-07": up_evaluateExperiment_2026_08_07, "2026-07-30": up_evaluateExperiment_2026_07_30, "2026-07-23": up_evaluateExperiment_2026_07_23, "2026-07-22": up_evaluateExperiment_2026_07_22, "2026-07-20": up_evaluateExperiment_2026_07_20, "2025-01-01": up_evaluateExperiment_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },

@@ -395,6 +395,59 @@ export interface AdDeliveryStats {
     data: AdDeliveryStatsData;
 }
 
+/** A report's figures over its window (GET /ad_reports, pins before 2026-08-21). */
+export interface AdReportSummary {
+    impressions: number;
+    clicks: number;
+    result_count: number;
+    /** Minor units of spend_currency. */
+    spend: number;
+    spend_currency: string;
+    /** clicks / impressions, to four decimals; 0 without impressions. */
+    click_through_rate: number;
+    /** spend / clicks, minor units rounded down; null without clicks. */
+    cost_per_click: number | null;
+    /** spend per 1000 impressions, minor units rounded down; null without impressions. */
+    cost_per_mille: number | null;
+    /** spend / results, minor units rounded down; null without results. */
+    cost_per_result: number | null;
+    /** result value / spend, to two decimals; null without spend. */
+    return_on_ad_spend: number | null;
+}
+
+export interface AdReportBucket {
+    /** The UTC hour, day, ISO week (Monday) or month the bucket starts. */
+    bucket_start: string;
+    granularity: "hourly" | "daily" | "weekly" | "monthly";
+    /** bucket_start's UTC date. */
+    stat_date: string;
+    /** bucket_start's UTC hour; null unless hourly. */
+    stat_hour: number | null;
+    impressions: number;
+    clicks: number;
+    result_count: number;
+    spend: number;
+    spend_currency: string;
+}
+
+export interface AdReportBreakdown {
+    /** The campaign's, ad group's or ad's id. */
+    id: string;
+    level: "campaign" | "ad_group" | "ad";
+    /** Its title. */
+    name: string | null;
+    summary: AdReportSummary;
+}
+
+/** The retired ad report (GET /ad_reports at pins before 2026-08-21). */
+export interface AdReport {
+    summary: AdReportSummary;
+    /** With granularity: the buckets that delivered, oldest first; else null. */
+    granularity: AdReportBucket[] | null;
+    /** With breakdown: one entry per entity that delivered; else null. */
+    breakdown: AdReportBreakdown[] | null;
+}
+
 /** A credential for `Authorization: Bearer <secret>`. status is computed: revoked once revoked_at is set, else expired once expires_at has passed, else active. */
 export interface ApiKey {
     id: string;
@@ -2641,6 +2694,24 @@ export interface RetrieveAdDeliveryStatsInput {
 
 export type RetrieveAdDeliveryStatsOutput = AdDeliveryStats;
 
+/** GET /ad_reports: Ad report (retired) */
+export interface ListAdReportsInput {
+    path: Record<string, never>;
+    query: { company_id: string; from: string; to: string; ad_campaign_ids?: string[]; ad_group_ids?: string[]; ad_ids?: string[]; breakdown?: "campaign" | "ad_group" | "ad"; granularity?: "hourly" | "daily" | "weekly" | "monthly"; currency?: string };
+    body: undefined;
+}
+
+export type ListAdReportsOutput = AdReport;
+
+/** POST /ad_campaigns/{id}/retry_payment: Retry an ad campaign's payment (retired) */
+export interface RetryAdCampaignPaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RetryAdCampaignPaymentOutput = AdCampaign;
+
 /** GET /api_keys: List an account's API keys */
 export interface ListApiKeysInput {
     path: Record<string, never>;
@@ -4045,6 +4116,24 @@ export interface RetrieveWithdrawalInput {
 
 export type RetrieveWithdrawalOutput = Withdrawal;
 
+/** GET /withdrawals: List withdrawals (retired) */
+export interface ListWithdrawalsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; company_id: string; created_after?: string; created_before?: string; direction?: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListWithdrawalsOutput = Page<Withdrawal>;
+
+/** POST /withdrawals: Create a withdrawal (retired) */
+export interface CreateWithdrawalInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { company_id: string; amount: number; currency: string; payout_method_id?: string | null; idempotency_key?: string | null; platform_covers_fees?: boolean | null };
+}
+
+export type CreateWithdrawalOutput = Withdrawal;
+
 /** POST /events: Track an event */
 export interface CreateEventInput {
     path: Record<string, never>;
@@ -4869,6 +4958,8 @@ export interface Operations {
     unpauseAd: { input: UnpauseAdInput; output: UnpauseAdOutput };
     deleteAd: { input: DeleteAdInput; output: DeleteAdOutput };
     retrieveAdDeliveryStats: { input: RetrieveAdDeliveryStatsInput; output: RetrieveAdDeliveryStatsOutput };
+    listAdReports: { input: ListAdReportsInput; output: ListAdReportsOutput };
+    retryAdCampaignPayment: { input: RetryAdCampaignPaymentInput; output: RetryAdCampaignPaymentOutput };
     listApiKeys: { input: ListApiKeysInput; output: ListApiKeysOutput };
     createApiKey: { input: CreateApiKeyInput; output: CreateApiKeyOutput };
     retrieveApiKey: { input: RetrieveApiKeyInput; output: RetrieveApiKeyOutput };
@@ -5025,6 +5116,8 @@ export interface Operations {
     retrievePayout: { input: RetrievePayoutInput; output: RetrievePayoutOutput };
     cancelPayout: { input: CancelPayoutInput; output: CancelPayoutOutput };
     retrieveWithdrawal: { input: RetrieveWithdrawalInput; output: RetrieveWithdrawalOutput };
+    listWithdrawals: { input: ListWithdrawalsInput; output: ListWithdrawalsOutput };
+    createWithdrawal: { input: CreateWithdrawalInput; output: CreateWithdrawalOutput };
     createEvent: { input: CreateEventInput; output: CreateEventOutput };
     listEvents: { input: ListEventsInput; output: ListEventsOutput };
     listPeople: { input: ListPeopleInput; output: ListPeopleOutput };

@@ -118,6 +118,7 @@ export declare const body_e4903ad39057: CompiledValidator;
 export declare const body_e5de94e2a255: CompiledValidator;
 export declare const body_e8948ec0683d: CompiledValidator;
 export declare const body_ea3afe556503: CompiledValidator;
+export declare const body_ea52597f95dc: CompiledValidator;
 export declare const body_ebe2439a8149: CompiledValidator;
 export declare const body_ecd882ec2573: CompiledValidator;
 export declare const body_ed51d1f7f0ca: CompiledValidator;

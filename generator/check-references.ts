@@ -64,6 +64,9 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
     if (op.gone && !spec.versions.some((v) => v.date === op.gone!.since)) {
       problems.push(`${node('gone', 'since')}: ${name}.gone.since is ${op.gone.since}, which is not a listed version`);
     }
+    if (op.gone && !op.gone.shaped && op.plain) {
+      problems.push(`${node('plain')}: ${name} is gone without its shape; declare its response (and inputs) to serve versions before ${op.gone.since}`);
+    }
     if (handlers.has(op.handler)) {
       problems.push(`${node('handler')}: ${name}: the handler ${op.handler} is also used by ${handlers.get(op.handler)}`);
     }

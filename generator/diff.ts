@@ -171,6 +171,9 @@ export function diffVersions(spec: ApiSpec, fromDate: string, toDate: string, op
   const count = (c: Change) => { if (c.breaking) diff.summary.breaking++; else diff.summary.additive++; };
   const keep = (c: Change) => !options.breakingOnly || c.breaking;
   const touched = { operations: new Set<string>(), resources: new Set<string>() };
+  // An operation retired within the range answers 410 at its end: its other changes there are moot.
+  const retired = new Set(crossed.flatMap((v) => v.changes.filter((c) => !c.pending))
+    .flatMap((c) => (c.instructions ?? []) as Instruction[]).flatMap((i) => (i.endpoint_gone ? [i.endpoint_gone.operation] : [])));
   for (const version of crossed) {
     version.changes.forEach((change, index) => {
       const entry = change.entry ?? null;
@@ -191,6 +194,7 @@ export function diffVersions(spec: ApiSpec, fromDate: string, toDate: string, op
         const kind = kindOf(i);
         const body = (i as Record<string, Body>)[kind];
         const op = body.operation ? spec.operations.find((o) => o.id === body.operation) : undefined;
+        if (kind !== 'endpoint_gone' && retired.has(body.operation)) continue;
         for (const shape of shapesOf(i, op)) {
           const c: Change = { kind, ...shape, breaking: BREAKING[kind], ref };
           count(c);

@@ -4,6 +4,7 @@ import { Project, VariableDeclarationKind } from 'ts-morph';
 import type { ApiSpec, OperationSpec } from './spec-types.js';
 import type { EmittedValidators } from './emit-validators.js';
 import type { VersionView } from './versions.js';
+import { isServed } from './gone.js';
 import { responseDowngrader, type EmittedTransformers } from './emit-transformers.js';
 
 /** Literal segments sort before parameters, so /accounts/me wins over /accounts/{id}. */
@@ -32,7 +33,7 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
   file.addImportDeclaration({ moduleSpecifier: './validators-body.js', namespaceImport: 'body' });
   file.addImportDeclaration({ moduleSpecifier: './transformers.js', namespaceImport: 'transformers' });
   const ops = [...spec.operations].sort(routeOrder);
-  const live = spec.operations.filter((o) => !o.gone);
+  const live = spec.operations.filter(isServed);
   // Plain operations' handlers are generated (plain-operations.ts); the others are written in handlers/.
   const plain = live.filter((o) => o.plain).map((o) => o.id).sort();
   if (plain.length) file.addImportDeclaration({ moduleSpecifier: './plain-operations.js', namedImports: plain });
@@ -42,8 +43,9 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
   // An operation that moved is mounted at each path it has had, each serving only the versions that used it.
   const pathAt = (op: OperationSpec, date: string) => views.find((v) => v.date === date)?.operations.find((o) => o.id === op.id)?.path ?? op.path;
   const entries = ops.flatMap((op) => {
-    // A retired operation's legacy behaviour is not built: it only answers 410 from its `since` version on.
-    const dates = Object.keys(validators.byVersion).filter((date) => validators.byVersion[date][op.id] && !op.gone);
+    // A retired operation is served at the versions before its `since` when it declares its shape (generator/gone.ts);
+    // from `since` on (and at every version, without its shape) the runtime answers 410.
+    const dates = Object.keys(validators.byVersion).filter((date) => validators.byVersion[date][op.id]);
     const paths = [...new Set([op.path, ...dates.map((d) => pathAt(op, d))])];
     return paths.map((path) => routeEntry(op, path, dates.filter((d) => pathAt(op, d) === path)));
   });
@@ -77,9 +79,9 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
     status: ${op.response.status},
     list: ${list},
     deprecated: ${op.deprecated ? JSON.stringify(op.deprecated) : 'null'},
-    gone: ${op.gone ? JSON.stringify(op.gone) : 'null'},
+    gone: ${op.gone ? JSON.stringify({ since: op.gone.since, successor: op.gone.successor }) : 'null'},
     versions: { ${versions.join(', ')} },
-    handler: ${op.gone ? 'null' : op.id},
+    handler: ${isServed(op) ? op.id : 'null'},
   }`;
   }
   file.addVariableStatement({

@@ -2,6 +2,7 @@
 import { Project, type SourceFile } from 'ts-morph';
 import type { ApiSpec, FieldSpec, OperationSpec } from './spec-types.js';
 import { hiddenFields } from './versions.js';
+import { isServed } from './gone.js';
 
 export function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
@@ -102,7 +103,7 @@ export function emitTypes(spec: ApiSpec, project: Project): string {
   for (const [name, c] of Object.entries(spec.components)) addInterface(file, name, c.fields, false, c.description, hidden.get(name));
   for (const [name, r] of Object.entries(spec.resources)) addInterface(file, name, r.fields, false, r.description, hidden.get(name));
 
-  for (const op of spec.operations.filter((o) => !o.gone)) {
+  for (const op of spec.operations.filter(isServed)) {
     const name = pascal(op.id);
     file.addInterface({
       name: `${name}Input`,
@@ -119,7 +120,7 @@ export function emitTypes(spec: ApiSpec, project: Project): string {
   file.addInterface({
     name: 'Operations',
     isExported: true,
-    properties: spec.operations.filter((o) => !o.gone).map((op) => ({
+    properties: spec.operations.filter(isServed).map((op) => ({
       name: op.id,
       type: `{ input: ${pascal(op.id)}Input; output: ${pascal(op.id)}Output }`,
     })),

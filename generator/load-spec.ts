@@ -141,6 +141,8 @@ export function loadSpec(root: string): LoadedSpec {
       const declared = normaliseFields(op.path_params);
       const path_params: Record<string, FieldSpec> = {};
       for (const name of pathParamNames(op.path)) path_params[name] = { ...(declared[name] ?? { type: 'string' }), required: true };
+      // A retired operation declared without its shape is only a 410 (generator/gone.ts).
+      const retiredOnly = !!op.gone && !op.response;
       const operation: OperationSpec = {
         id,
         area,
@@ -155,8 +157,8 @@ export function loadSpec(root: string): LoadedSpec {
         idempotent: op.idempotent ?? op.method === 'POST',
         path_params,
         query: withPageParams(normaliseFields(op.query), op.response?.list),
-        body: op.gone ? undefined : op.body ? normaliseFields(op.body) : op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
-        response: op.gone
+        body: retiredOnly ? undefined : op.body ? normaliseFields(op.body) : op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+        response: retiredOnly
           ? { status: 410, fields: {} }
           : {
             ...op.response,
@@ -164,7 +166,7 @@ export function loadSpec(root: string): LoadedSpec {
             fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
             list: op.response.list && { ...op.response.list, fields: op.response.list.fields && normaliseFields(op.response.list.fields) },
           },
-        gone: op.gone,
+        gone: op.gone && (retiredOnly ? op.gone : { ...op.gone, shaped: true }),
         plain: op.plain,
         errors: op.errors ?? [],
         deprecated: op.deprecated,

@@ -66,6 +66,8 @@ export function breakingChanges(before: Json, after: Json): string[] {
         continue;
       }
       if (!!op.responses['410'] !== !!now.responses['410'] && now.responses['410'] && !op.responses['410']) out.push(`${name}: now gone (410)`);
+      // Released as only a 410 (gone without its shape): whatever it answers now is an addition (generator/gone.ts).
+      if (Object.keys(op.responses).join() === '410') continue;
       const params = new Map<string, Json>((now.parameters ?? []).map((p: Json) => [`${p.in}:${p.name}`, p]));
       for (const p of op.parameters ?? []) {
         const current = params.get(`${p.in}:${p.name}`);

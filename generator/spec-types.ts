@@ -159,8 +159,9 @@ export interface OperationSpec {
   deprecated?: { successor?: string; sunset?: string };
   /** built whole from its resource's table (a plain retrieve, list, delete or update) */
   plain?: PlainSpec;
-  /** retired: from `since` on the operation answers 410 gone; it has no handler */
-  gone?: { since: string; successor?: string };
+  /** retired: from `since` on the operation answers 410 gone; `shaped` when it declares its shape (a response), so
+   * versions before `since` serve it in that shape (generator/gone.ts); without, it has no handler */
+  gone?: { since: string; successor?: string; shaped?: boolean };
   /** file, line and column of the operation's key, for messages */
   where: string;
 }

@@ -3,6 +3,7 @@
 // gives every older version's operations and shapes, which the emitters turn into validators, transformers
 // and OpenAPI documents.
 import type { ApiSpec, ChangeSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
+import { retiredForm, servedForm } from './gone.js';
 import { fieldAt, kindOf, olderShapes, targetOf, unexplainedParamChanges, type Instruction, type Shapes } from './instructions.js';
 
 export interface VersionView {
@@ -120,6 +121,11 @@ function withoutRejected(operations: OperationSpec[], changes: LocatedChange[]):
   });
 }
 
+/** The head's operations as handlers see them: rejected and internal inputs out of the validators' shapes. */
+export function servedOperations(spec: ApiSpec): OperationSpec[] {
+  return withoutRejected(spec.operations, allChanges(spec));
+}
+
 export function deriveVersions(spec: ApiSpec): VersionView[] {
   const problems: string[] = [];
   const changes = allChanges(spec);
@@ -130,8 +136,10 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
   const shown = Object.fromEntries(Object.entries(declared).map(([name, r]) => [name, hidden.has(name)
     ? { ...r, fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !hidden.get(name)!.has(f))) }
     : r]));
+  // A retired operation with its shape is a 410 down to its endpoint_gone, then served as declared (generator/gone.ts).
+  const served = servedOperations(spec);
   let shapes: Shapes = {
-    operations: withoutRejected(spec.operations, changes),
+    operations: served.map((op) => (op.gone?.shaped ? retiredForm(op) : op)),
     resources: shown,
   };
   const views: VersionView[] = [];
@@ -146,6 +154,8 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
           continue;
         }
         shapes = olderShapes(instruction, shapes, original, declared);
+        const back = instruction.endpoint_gone && served.find((op) => op.id === instruction.endpoint_gone!.operation && op.gone?.shaped);
+        if (back) shapes = { ...shapes, operations: shapes.operations.map((op) => (op.id === back.id ? servedForm(back) : op)) };
       }
     });
   }

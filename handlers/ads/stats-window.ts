@@ -40,8 +40,9 @@ export function plan(w: Window): { days: [Date, Date] | null; hours: [Date, Date
 
 export type Key = 'ad_campaign_id' | 'ad_group_id' | 'ad_id' | 'account_id';
 
-/** Totals per key (campaign, group, ad or account) over the window. */
-export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window): Promise<Map<string, Totals>> {
+/** Totals per key (campaign, group, ad or account) over the window; with `by`, of the rows of those keys per `by`
+ * (null: one total, under ''). */
+export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window, by: Key | null = key): Promise<Map<string, Totals>> {
   const out = new Map<string, Totals>();
   if (ids.length === 0) return out;
   const { days, hours } = plan(w);
@@ -49,11 +50,11 @@ export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window): Pr
   const values: Knex.RawBinding[] = [];
   const cols = 'impressions, clicks, results, spend, result_value';
   if (days) {
-    parts.push(`select ${key} as k, ${cols} from ad_delivery_days where ${key} = any(?::text[]) and day >= ? and day < ?`);
+    parts.push(`select ${by ?? "''"} as k, ${cols} from ad_delivery_days where ${key} = any(?::text[]) and day >= ? and day < ?`);
     values.push(ids, days[0], days[1]);
   }
   for (const [a, b] of hours) {
-    parts.push(`select ${key} as k, ${cols} from ad_delivery_hours where ${key} = any(?::text[]) and hour >= ? and hour < ?`);
+    parts.push(`select ${by ?? "''"} as k, ${cols} from ad_delivery_hours where ${key} = any(?::text[]) and hour >= ? and hour < ?`);
     values.push(ids, a, b);
   }
   if (parts.length === 0) return out;

@@ -1,7 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { ownerOf } from './payout-owner.js';
-import { payoutView, type PayoutRow } from './payout-view.js';
+import { payoutView, payoutsWithMethod, type PayoutRow } from './payout-view.js';
 
 const SCOPE = 'payout:account:read';
 
@@ -10,8 +10,7 @@ const SCOPE = 'payout:account:read';
  * every account where the caller holds payout:account:read and of its own wallet.
  */
 export const listPayouts: Handler<'listPayouts'> = async ({ query }, ctx) => {
-  const q = ctx.db('payouts as p').join('payout_methods as m', 'm.id', 'p.payout_method_id')
-    .select('p.*', ctx.db.raw('to_jsonb(m) as "$method"'));
+  const q = payoutsWithMethod(ctx.db);
   if (query.account_id || query.user_id) {
     const owner = ownerOf(ctx, query);
     q.where(owner.account_id ? { 'p.account_id': owner.account_id } : { 'p.user_id': owner.user_id });

@@ -11,6 +11,10 @@ export type PayoutRow = Record<string, any>;
 /** The payout's columns, then its method's as "method.<column>". */
 export const PAYOUT_WITH_METHOD = `select p.*, to_jsonb(m) as "$method" from payouts p join payout_methods m on m.id = p.payout_method_id`;
 
+/** A list's query of payouts with their method as "$method", for the list to narrow (GET /payouts, GET /withdrawals). */
+export const payoutsWithMethod = (db: Knex) => db('payouts as p').join('payout_methods as m', 'm.id', 'p.payout_method_id')
+  .select('p.*', db.raw('to_jsonb(m) as "$method"'));
+
 export async function findPayoutRow(db: Knex, id: string, lock = false): Promise<PayoutRow | undefined> {
   // A cofr_ id names the stablecoin conversion request a payout was before status v2.
   const column = id.startsWith('cofr_') ? 'conversion_request_id' : 'id';

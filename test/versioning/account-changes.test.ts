@@ -166,13 +166,14 @@ t('#54 timestamp inputs take epoch seconds before 2026-07-22 and only ISO 8601 f
   assert.is(now.body.error.param, 'created_after');
 });
 
-t('retired endpoints answer 410 gone from their version on, and do not exist before it', async () => {
+t('retired endpoints answer 410 gone from their version on, and work in their older shape before it', async () => {
   const gone = await app.request('GET', '/ad_reports', { token: owner.key, version: '2026-09-06' });
   assert.is(gone.status, 410);
   assert.is(gone.body.error.type, 'gone');
   assert.match(gone.body.error.message, '/stats/ad_delivery');
   assert.is((await app.request('GET', '/ad_reports', { token: owner.key, version: '2026-08-21' })).status, 410);
-  assert.is((await app.request('GET', '/ad_reports', { token: owner.key, version: '2026-08-14' })).status, 404);
+  const older = await app.request('GET', '/ad_reports', { token: owner.key, version: '2026-08-14' });
+  assert.equal([older.status, older.body.error.param], [400, 'company_id'], 'served, in its older shape, before 2026-08-21');
   for (const method of ['GET', 'POST']) {
     const res = await app.request(method, '/withdrawals', { token: owner.key, version: '2026-09-06', body: method === 'POST' ? {} : undefined });
     assert.is(res.status, 410, `${method} /withdrawals`);
@@ -180,7 +181,9 @@ t('retired endpoints answer 410 gone from their version on, and do not exist bef
   }
   const retry = await app.request('POST', '/ad_campaigns/adcamp_1/retry_payment', { token: owner.key, version: '2026-08-25' });
   assert.is(retry.status, 410);
-  assert.is((await app.request('POST', '/ad_campaigns/adcamp_1/retry_payment', { token: owner.key, version: '2026-08-21' })).status, 404);
+  const unknown = await app.request('POST', '/ad_campaigns/adcamp_1/retry_payment', { token: owner.key, version: '2026-08-21' });
+  assert.equal([unknown.status, unknown.body.error.type], [404, 'not_found'], 'served before 2026-08-25: no such campaign');
+  assert.match(unknown.body.error.message, /ad campaign/);
 });
 
 t('the standalone renderer shows one resource at two pins without touching the original', async () => {

@@ -1,0 +1,77 @@
+// The one code path that requests a payout: POST /payouts and, at pins before 2026-08-21, POST /withdrawals.
+import type { HandlerContext } from '../../runtime/handler.js';
+import type { CreatePayoutInput, Payout } from '../../generated/types.js';
+import { ApiError, invalid, notFound } from '../../runtime/errors.js';
+import { newId, randomToken } from '../../runtime/ids.js';
+import { query } from '../../runtime/request-db.js';
+import { addJobExpression, jobParams } from '../../runtime/jobs.js';
+import { ledgerOf } from '../ledger/ledgers.js';
+import { ownerOf } from './payout-owner.js';
+import { arrivalsOf, offers, railOf } from './rails.js';
+import { feeOf, formatAmount, parseAmount } from './payout-money.js';
+import { reservePayout } from './payout-ledger.js';
+import { payoutView, type PayoutRow } from './payout-view.js';
+import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
+
+// Fixed SQL on plain pg (runtime/request-db.ts query). The method with what its owner's payouts need: the account's
+// controls and the owner's ledger (null before the owner's first movement).
+const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reason, coalesce(la.id, lu.id) as ledger_id
+  from payout_methods m
+  left join accounts a on a.id = m.account_id
+  left join ledger_accounts la on la.account_id = m.account_id and la.kind = 'business'
+  left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
+  where m.id = $1`;
+
+// The payout, handed to the rail in the same statement ($19...: its job).
+const INSERT_PAYOUT = `with inserted as (
+    insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
+      fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at,
+      conversion_request_id)
+    values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
+    returning *)
+  select inserted.*, (select (${addJobExpression(18)}).id) as "$rail_job" from inserted`;
+
+/**
+ * A payout request (POST /payouts, and POST /withdrawals at older pins): checks the method (the owner's, active,
+ * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
+ * controls (undated pending reasons block payouts), then writes the payout, reserves its amount (400
+ * insufficient_funds when the balance does not cover it: nothing is written), hands it to the rail and records
+ * payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
+ */
+export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput['body']): Promise<{ row: PayoutRow; view: Payout }> {
+  const owner = ownerOf(ctx, body);
+  const [found] = await query(ctx.db, METHOD_WITH_OWNER, [body.payout_method_id]);
+  const method = found?.method;
+  const ownersMethod = method && (owner.account_id ? method.account_id === owner.account_id : method.user_id === owner.user_id);
+  if (!ownersMethod) throw notFound('payout method', body.payout_method_id, 'payout_method_id');
+  if (method.status !== 'active') throw invalid(`The payout method ${method.id} is ${method.status}; save it again`, 'payout_method_id');
+  const rail = await railOf(ctx.db, method.supported_payout_method_id, 'payout_method_id');
+  const speed = body.speed ?? 'standard';
+  if (!offers(rail, speed)) throw invalid(`${rail.name} does not offer ${speed} payouts`, 'speed');
+  const currency = body.currency ?? rail.currency;
+  if (currency !== rail.currency) throw invalid(`${rail.name} pays out in ${rail.currency}; currency must be ${rail.currency}`, 'currency');
+  const amount = parseAmount(body.amount, currency);
+  const min = Number(rail.min_amount);
+  const max = Number(rail.max_amount);
+  if (amount < min || amount > max) {
+    throw invalid(`amount must be between ${formatAmount(min, currency)} and ${formatAmount(max, currency)} ${currency} for ${rail.name}`, 'amount');
+  }
+  const fee = feeOf(amount, rail[`${speed}_fee_bps`], Number(rail[`${speed}_fee_fixed`]));
+  if (fee >= amount) throw invalid(`amount must exceed the ${formatAmount(fee, currency)} ${currency} fee`, 'amount');
+  if (found.undated_pending_reason) {
+    throw new ApiError(400, 'invalid_state', `Payouts from ${owner.account_id} are blocked: ${found.undated_pending_reason.replaceAll('_', ' ')}`,
+      'payment_controls.undated_pending_reason');
+  }
+  const id = newId('wdrl_');
+  const [row] = await query(ctx.db, INSERT_PAYOUT, [
+    id, owner.account_id, owner.user_id, found.ledger_id ?? await ledgerOf(ctx.db, owner.side), method.id,
+    'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
+    rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
+    rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
+    ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }),
+  ]);
+  await reservePayout(ctx.db, row);
+  const view = await payoutView(ctx.db, { ...row, $method: method });
+  await ctx.emit('payout.created', owner.account_id, view);
+  return { row: { ...row, $method: method }, view };
+}
