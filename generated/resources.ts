@@ -1052,6 +1052,8 @@ export const resources = {
       title: row.title,
       value: row.value === null ? null : money(Number(row.value), row.currency),
       payment_id: row.payment_id,
+      member_id: row.member_id,
+      membership_id: row.membership_id,
       product_id: row.product_id,
       plan_id: row.plan_id,
       context: row.context,

@@ -756,8 +756,8 @@ function c_TeamMember_f1b19617cc14(v) {
   return o_5870c2dc518f(v);
 }
 
-function c_TrackedEvent_846a8982a7a5(v) {
-  return o_a40902efb21d(v);
+function c_TrackedEvent_c3fc35d68155(v) {
+  return o_f4076ac11d3b(v);
 }
 
 function c_TransferParty_935aeab7c8f6(v) {
@@ -4538,6 +4538,16 @@ function o_7a9f81524418(v) {
   return out + '}';
 }
 
+function o_7b99aee32451(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_c3fc35d68155(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_7bb26e3cc3c4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5296,16 +5306,6 @@ function o_9991bd730aad(v) {
   return out + '}';
 }
 
-function o_99fb7eb7f0b7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_846a8982a7a5(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_9a078b281572(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5601,54 +5601,6 @@ function o_a3fa0b0eabda(v) {
   if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["trial_ends_at"];
   if (x !== undefined) { out += sep + "\"trial_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_a40902efb21d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_name"];
-  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["custom_name"];
-  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_time"];
-  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action_source"];
-  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["referrer_url"];
-  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["context"];
-  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
-  x = v["duration"];
-  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["resumed"];
-  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7524,6 +7476,58 @@ function o_f289e1b1bd09(v) {
   return out + '}';
 }
 
+function o_f4076ac11d3b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["custom_name"];
+  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_time"];
+  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action_source"];
+  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["referrer_url"];
+  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["context"];
+  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["resumed"];
+  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f4bfaef431cf(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8388,6 +8392,10 @@ function r_9f5b14cd17a4(v) {
   return c_Ad_90c37d388ecb(v);
 }
 
+function r_a2394299b177(v) {
+  return c_TrackedEvent_c3fc35d68155(v);
+}
+
 function r_a2d5017c06fd(v) {
   return c_Audience_90c9ef16fa8e(v);
 }
@@ -8612,16 +8620,16 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
-function r_da80c3b58188(v) {
-  return c_TrackedEvent_846a8982a7a5(v);
-}
-
 function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
 
 function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
+}
+
+function r_e12d3ef7bfcd(v) {
+  return o_7b99aee32451(v);
 }
 
 function r_e2a6d1dd1aaa(v) {
@@ -8642,10 +8650,6 @@ function r_e52bad058cba(v) {
 
 function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
-}
-
-function r_e6d8fec06bc5(v) {
-  return o_99fb7eb7f0b7(v);
 }
 
 function r_e789f983743c(v) {
@@ -8767,7 +8771,7 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
-  "createEvent": { "2026-09-06": r_da80c3b58188, "2026-09-02": r_da80c3b58188, "2026-08-28": r_da80c3b58188, "2026-08-25": r_da80c3b58188, "2026-08-21": r_da80c3b58188, "2026-08-14": r_da80c3b58188, "2026-08-07": r_da80c3b58188, "2026-07-30": r_da80c3b58188, "2026-07-23": r_da80c3b58188, "2026-07-22": r_da80c3b58188, "2026-07-20": r_da80c3b58188, "2025-01-01": r_da80c3b58188 },
+  "createEvent": { "2026-09-06": r_a2394299b177, "2026-09-02": r_a2394299b177, "2026-08-28": r_a2394299b177, "2026-08-25": r_a2394299b177, "2026-08-21": r_a2394299b177, "2026-08-14": r_a2394299b177, "2026-08-07": r_a2394299b177, "2026-07-30": r_a2394299b177, "2026-07-23": r_a2394299b177, "2026-07-22": r_a2394299b177, "2026-07-20": r_a2394299b177, "2025-01-01": r_a2394299b177 },
   "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
@@ -8840,7 +8844,7 @@ export const serializers = {
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
-  "listEvents": { "2026-09-06": r_e6d8fec06bc5, "2026-09-02": r_e6d8fec06bc5, "2026-08-28": r_e6d8fec06bc5, "2026-08-25": r_e6d8fec06bc5, "2026-08-21": r_e6d8fec06bc5, "2026-08-14": r_e6d8fec06bc5, "2026-08-07": r_e6d8fec06bc5, "2026-07-30": r_e6d8fec06bc5, "2026-07-23": r_e6d8fec06bc5, "2026-07-22": r_e6d8fec06bc5, "2026-07-20": r_e6d8fec06bc5, "2025-01-01": r_e6d8fec06bc5 },
+  "listEvents": { "2026-09-06": r_e12d3ef7bfcd, "2026-09-02": r_e12d3ef7bfcd, "2026-08-28": r_e12d3ef7bfcd, "2026-08-25": r_e12d3ef7bfcd, "2026-08-21": r_e12d3ef7bfcd, "2026-08-14": r_e12d3ef7bfcd, "2026-08-07": r_e12d3ef7bfcd, "2026-07-30": r_e12d3ef7bfcd, "2026-07-23": r_e12d3ef7bfcd, "2026-07-22": r_e12d3ef7bfcd, "2026-07-20": r_e12d3ef7bfcd, "2025-01-01": r_e12d3ef7bfcd },
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },

@@ -1606,6 +1606,10 @@ export interface TrackedEvent {
     value: Money | null;
     /** The payment the event is attributed to. */
     payment_id: string | null;
+    /** The account's member the event's user named. */
+    member_id: string | null;
+    /** The account's membership the event's user named. */
+    membership_id: string | null;
     product_id: string | null;
     plan_id: string | null;
     context: EventContext | null;
@@ -3874,7 +3878,7 @@ export type RetrieveWithdrawalOutput = Withdrawal;
 export interface CreateEventInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; duration?: number; resumed?: boolean; source?: "url" | "form" | "manual" | "iframe"; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; name?: string; phone?: string; first_name?: string; last_name?: string; username?: string; city?: string; state?: string; country?: string; postal_code?: string; birthdate?: string; gender?: "male" | "female" } };
+    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; duration?: number; resumed?: boolean; source?: "url" | "form" | "manual" | "iframe"; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; external_id?: string; member_id?: string; membership_id?: string; linked_wuid?: string; linked_anonymous_id?: string; name?: string; phone?: string; first_name?: string; last_name?: string; username?: string; city?: string; state?: string; country?: string; postal_code?: string; birthdate?: string; gender?: "male" | "female" } };
 }
 
 export type CreateEventOutput = TrackedEvent;
