@@ -37,6 +37,7 @@ import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
 import { retrieveUpgradeAssistant } from "../handlers/api_logs/retrieveUpgradeAssistant.js";
 import { createApp } from "../handlers/apps/createApp.js";
 import { createAppBuild } from "../handlers/apps/createAppBuild.js";
+import { listAppLogs } from "../handlers/apps/listAppLogs.js";
 import { promoteAppBuild } from "../handlers/apps/promoteAppBuild.js";
 import { createAudience } from "../handlers/audiences/createAudience.js";
 import { closeBounty } from "../handlers/bounties/closeBounty.js";
@@ -921,6 +922,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_cf4f6383efb6, upgrade: null, downgrade: transformers.down_App_2025_01_01 } },
     handler: updateApp,
+  },
+  {
+    id: "listAppLogs",
+    method: "GET",
+    path: "/apps/:id/logs",
+    auth: ["api_key", "user_token"],
+    scopes: ["developer:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 100, maxPageSize: 500 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_51e1923171c9, body: null, upgrade: null, downgrade: null } },
+    handler: listAppLogs,
   },
   {
     id: "listAudiences",

@@ -498,6 +498,27 @@ export interface AppBuild {
     updated_at: string;
 }
 
+/** One line of an app's runtime logs (the official client's apps.logs). Console lines and exceptions come from the simulated build system's runs over the app's builds (request_id is the run, "<task>:<build id>"); request lines summarise the app's failed requests: requests made with one of the app's API keys that were answered 4xx (level warn) or 5xx (level error), their app_build_id the app's production web build at the time (null when it had none). Kept 7 days. The client's cpu_time_ms and truncated are not shown: nothing here measures CPU time or cuts a message. */
+export interface AppLog {
+    id: string;
+    app_id: string;
+    app_build_id: string | null;
+    source: "console" | "exception" | "request";
+    level: "log" | "debug" | "info" | "warn" | "error";
+    message: string;
+    /** For exceptions: the stack of the error the run failed with. */
+    stack: string | null;
+    request_id: string;
+    request_method: string | null;
+    /** The operation's path template (never the requested path). */
+    request_path: string | null;
+    response_status: number | null;
+    outcome: "success" | "client_error" | "server_error" | null;
+    /** How long the request took. */
+    wall_time_ms: number | null;
+    created_at: string;
+}
+
 /** A hostname serving a hosted app. A route change keeps the old hostname as previous (it redirects). */
 export interface Domain {
     id: string;
@@ -2659,6 +2680,15 @@ export interface PromoteAppBuildInput {
 
 export type PromoteAppBuildOutput = AppBuild;
 
+/** GET /apps/{id}/logs: List an app's logs */
+export interface ListAppLogsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; app_build_id?: string; level?: "log" | "debug" | "info" | "warn" | "error"; query?: string; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListAppLogsOutput = Page<AppLog>;
+
 /** GET /domains: List the domains serving apps */
 export interface ListDomainsInput {
     path: Record<string, never>;
@@ -4713,6 +4743,7 @@ export interface Operations {
     createAppBuild: { input: CreateAppBuildInput; output: CreateAppBuildOutput };
     retrieveAppBuild: { input: RetrieveAppBuildInput; output: RetrieveAppBuildOutput };
     promoteAppBuild: { input: PromoteAppBuildInput; output: PromoteAppBuildOutput };
+    listAppLogs: { input: ListAppLogsInput; output: ListAppLogsOutput };
     listDomains: { input: ListDomainsInput; output: ListDomainsOutput };
     createAudience: { input: CreateAudienceInput; output: CreateAudienceOutput };
     listAudiences: { input: ListAudiencesInput; output: ListAudiencesOutput };

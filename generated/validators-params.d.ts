@@ -33,6 +33,7 @@ export declare const query_406d42a98791: CompiledValidator;
 export declare const query_462dacd4b010: CompiledValidator;
 export declare const query_4bac528c97fc: CompiledValidator;
 export declare const query_4da6c53bf143: CompiledValidator;
+export declare const query_51e1923171c9: CompiledValidator;
 export declare const query_51fd2498732b: CompiledValidator;
 export declare const query_528abddf1996: CompiledValidator;
 export declare const query_5631402ee5fa: CompiledValidator;

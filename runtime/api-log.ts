@@ -12,13 +12,24 @@ import { query } from './request-db.js';
 type Buffered = [accountId: string | null, apiKeyId: string | null, userId: string | null, kind: string, operation: string,
   method: string, path: string, status: number, durationMs: number, version: string | null, requestId: string, atMs: number];
 
-// The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it.
-const INSERT_BATCH = `insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method, path, status,
-    outcome, duration_ms, api_version, request_id, created_at)
+// The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it. The same
+// statement keeps a summary of each failed request made with an app's key among the app's logs (GET /apps/{id}/logs,
+// migrations/451_app_logs.ts): only failed rows reach the join, so a batch of successes costs nothing more.
+const INSERT_BATCH = `with logged as (insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method,
+    path, status, outcome, duration_ms, api_version, request_id, created_at)
   select 'alog_' || replace(gen_random_uuid()::text, '-', ''), r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, (r->>7)::int,
     case when (r->>7)::int >= 500 then 'server_error' when (r->>7)::int >= 400 then 'client_error' else 'success' end,
     (r->>8)::int, r->>9, r->>10, timestamptz 'epoch' + (r->>11)::bigint * interval '1 millisecond'
-  from json_array_elements($1::json) as r`;
+  from json_array_elements($1::json) as r
+  returning api_key_id, operation, method, path, status, outcome, duration_ms, request_id, created_at)
+  insert into app_logs (id, account_id, app_id, app_build_id, source, level, message, request_id, request_method,
+    request_path, response_status, outcome, wall_time_ms, created_at)
+  select 'aplog_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, a.id, a.production_web_build_id, 'request',
+    case when l.status >= 500 then 'error' else 'warn' end,
+    l.method || ' ' || l.path || ' answered ' || l.status || ' (' || l.operation || ')', l.request_id, l.method, l.path,
+    l.status, l.outcome, l.duration_ms, l.created_at
+  from logged l join api_keys k on k.id = l.api_key_id join apps a on a.id = k.app_id
+  where l.status >= 400`;
 
 export interface ApiLogWriter {
   record(entry: { principal: Principal; operation: string; method: string; path: string; status: number;
