@@ -422,6 +422,7 @@ export const listExperiences = plainList<'listExperiences'>(resources.Experience
   accountParam: 'account_id',
   accountColumn: 'experiences.account_id',
   filters: [
+    { param: 'app_id', test: 'equal', sql: ['"experiences"."app_id"'] },
     { param: 'created_after', test: 'after', sql: ['"experiences"."created_at"'] },
     { param: 'created_before', test: 'before', sql: ['"experiences"."created_at"'] },
   ],
@@ -435,18 +436,6 @@ export const listExperiences = plainList<'listExperiences'>(resources.Experience
 /** GET /experiences/{id}: Retrieve an experience */
 export const retrieveExperience = plainRetrieve<'retrieveExperience'>(resources.Experience, {
   scopes: ['experience:read'],
-});
-
-/** PATCH /experiences/{id}: Update an experience */
-export const updateExperience = plainUpdate<'updateExperience'>(resources.Experience, {
-  scopes: ['experience:update'],
-  table: 'experiences',
-  fields: {
-    name: { column: 'name', merge: false },
-    is_public: { column: 'is_public', merge: false },
-    order: { column: 'order', merge: false },
-  },
-  emits: 'experience.updated',
 });
 
 /** DELETE /experiences/{id}: Delete an experience */

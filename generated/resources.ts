@@ -6,6 +6,7 @@ import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
+import { imageOf } from '../handlers/experiences/experience-fields.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
@@ -602,11 +603,11 @@ export const resources = {
     name: 'Experience',
     noun: 'experience',
     table: 'experiences',
-    columns: '"experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products"',
-    from: '"experiences"',
+    columns: '"experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products"',
+    from: '"experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id"',
     live: '"experiences"."deleted_at" is null',
-    byId: 'select "experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" where "experiences"."id" = $1 and "experiences"."deleted_at" is null',
-    byIdForUpdate: 'select "experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" where "experiences"."id" = $1 and "experiences"."deleted_at" is null for update of "experiences"',
+    byId: 'select "experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id" where "experiences"."id" = $1 and "experiences"."deleted_at" is null',
+    byIdForUpdate: 'select "experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id" where "experiences"."id" = $1 and "experiences"."deleted_at" is null for update of "experiences"',
     bareRows: false,
     view: (row: Row): T.Experience => ({
       id: row.id,
@@ -614,6 +615,9 @@ export const resources = {
       name: row.name,
       is_public: row.is_public,
       order: row.order,
+      app_id: row.app_id,
+      app: row.app_id === null ? null : { id: row['app.id'], name: row['app.name'] },
+      image: imageOf(row),
       products: row['$products'],
       created_at: row.created_at,
       updated_at: row.updated_at,

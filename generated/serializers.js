@@ -344,12 +344,20 @@ function c_EventUserProfile_5a448454afe7(v) {
   return o_effd507650fc(v);
 }
 
+function c_ExperienceApp_ba28dbb09bd4(v) {
+  return o_a64cd1bda624(v);
+}
+
+function c_ExperienceImage_0d815c1992b9(v) {
+  return o_cf4fbf5a94b2(v);
+}
+
 function c_ExperienceProduct_d4a569fe6cd7(v) {
   return o_d2d33482cce4(v);
 }
 
-function c_Experience_f6f125d24d0f(v) {
-  return o_af215c1296ce(v);
+function c_Experience_1cf1fab4558a(v) {
+  return o_47ae23726372(v);
 }
 
 function c_ExperimentEvaluation_4712033ed2e5(v) {
@@ -3042,6 +3050,34 @@ function o_470efac3489b(v) {
   return out + '}';
 }
 
+function o_47ae23726372(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["is_public"];
+  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["order"];
+  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app"];
+  if (x !== undefined) { out += sep + "\"app\":" + (x === null ? 'null' : c_ExperienceApp_ba28dbb09bd4(x)); sep = ','; }
+  x = v["image"];
+  if (x !== undefined) { out += sep + "\"image\":" + (x === null ? 'null' : c_ExperienceImage_0d815c1992b9(x)); sep = ','; }
+  x = v["products"];
+  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_484b2d26932f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5636,6 +5672,16 @@ function o_a5449d7b10ee(v) {
   return out + '}';
 }
 
+function o_a64cd1bda624(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_a70f20605a3f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5812,28 +5858,6 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
-function o_af215c1296ce(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_public"];
-  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["order"];
-  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["products"];
-  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_af5d21626c8f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5914,6 +5938,16 @@ function o_b0784085de8c(v) {
   return out + '}';
 }
 
+function o_b154b2be9132(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_1cf1fab4558a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_b18838dc0900(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5937,16 +5971,6 @@ function o_b18838dc0900(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_b2950fd72690(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_f6f125d24d0f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6627,6 +6651,14 @@ function o_cf0dacc000d5(v) {
   if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["automatic_languages"];
   if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_cf4fbf5a94b2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7972,6 +8004,10 @@ function r_2d3bb78040bd(v) {
   return o_a31883b5e659(v);
 }
 
+function r_2d405533c9ab(v) {
+  return o_b154b2be9132(v);
+}
+
 function r_305afd5ce3aa(v) {
   return o_52aca121d870(v);
 }
@@ -7994,10 +8030,6 @@ function r_36a17e3650f7(v) {
 
 function r_37a500c789ac(v) {
   return c_User_b4f93805de63(v);
-}
-
-function r_389510c2bb4f(v) {
-  return o_b2950fd72690(v);
 }
 
 function r_38a2fbe95bc8(v) {
@@ -8270,10 +8302,6 @@ function r_7be28d91aded(v) {
 
 function r_7cd1ea121265(v) {
   return o_056bdeb22851(v);
-}
-
-function r_7d17c25ea40d(v) {
-  return c_Experience_f6f125d24d0f(v);
 }
 
 function r_805132041955(v) {
@@ -8776,6 +8804,10 @@ function r_f8eeebd011e1(v) {
   return c_Withdrawal_3b6db95f9d17(v);
 }
 
+function r_f9c602b1762f(v) {
+  return c_Experience_1cf1fab4558a(v);
+}
+
 function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
@@ -8793,7 +8825,7 @@ export const serializers = {
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
-  "attachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "attachExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
@@ -8824,7 +8856,7 @@ export const serializers = {
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createEvent": { "2026-09-06": r_a2394299b177, "2026-09-02": r_a2394299b177, "2026-08-28": r_a2394299b177, "2026-08-25": r_a2394299b177, "2026-08-21": r_a2394299b177, "2026-08-14": r_a2394299b177, "2026-08-07": r_a2394299b177, "2026-07-30": r_a2394299b177, "2026-07-23": r_a2394299b177, "2026-07-22": r_a2394299b177, "2026-07-20": r_a2394299b177, "2025-01-01": r_a2394299b177 },
-  "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "createExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "createExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
@@ -8865,8 +8897,9 @@ export const serializers = {
   "deleteSocialAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
-  "detachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "detachExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
+  "duplicateExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
@@ -8898,7 +8931,7 @@ export const serializers = {
   "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
   "listEvents": { "2026-09-06": r_e12d3ef7bfcd, "2026-09-02": r_e12d3ef7bfcd, "2026-08-28": r_e12d3ef7bfcd, "2026-08-25": r_e12d3ef7bfcd, "2026-08-21": r_e12d3ef7bfcd, "2026-08-14": r_e12d3ef7bfcd, "2026-08-07": r_e12d3ef7bfcd, "2026-07-30": r_e12d3ef7bfcd, "2026-07-23": r_e12d3ef7bfcd, "2026-07-22": r_e12d3ef7bfcd, "2026-07-20": r_e12d3ef7bfcd, "2025-01-01": r_e12d3ef7bfcd },
-  "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
+  "listExperiences": { "2026-09-06": r_2d405533c9ab, "2026-09-02": r_2d405533c9ab, "2026-08-28": r_2d405533c9ab, "2026-08-25": r_2d405533c9ab, "2026-08-21": r_2d405533c9ab, "2026-08-14": r_2d405533c9ab, "2026-08-07": r_2d405533c9ab, "2026-07-30": r_2d405533c9ab, "2026-07-23": r_2d405533c9ab, "2026-07-22": r_2d405533c9ab, "2026-07-20": r_2d405533c9ab, "2025-01-01": r_2d405533c9ab },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
   "listExternalAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d, "2026-08-25": r_56424630289a, "2026-08-21": r_c1c693226406, "2026-08-14": r_c1c693226406, "2026-08-07": r_c1c693226406, "2026-07-30": r_c1c693226406, "2026-07-23": r_c1c693226406, "2026-07-22": r_c1c693226406, "2026-07-20": r_c1c693226406, "2025-01-01": r_c1c693226406 },
@@ -8979,7 +9012,7 @@ export const serializers = {
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "retrieveEventStats": { "2026-09-06": r_d059f7d4abf9, "2026-09-02": r_d059f7d4abf9, "2026-08-28": r_d059f7d4abf9, "2026-08-25": r_d059f7d4abf9, "2026-08-21": r_d059f7d4abf9, "2026-08-14": r_d059f7d4abf9, "2026-08-07": r_d059f7d4abf9, "2026-07-30": r_d059f7d4abf9, "2026-07-23": r_d059f7d4abf9, "2026-07-22": r_d059f7d4abf9, "2026-07-20": r_d059f7d4abf9, "2025-01-01": r_d059f7d4abf9 },
-  "retrieveExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "retrieveExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "retrieveExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
@@ -9042,7 +9075,7 @@ export const serializers = {
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
-  "updateExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "updateExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },

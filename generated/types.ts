@@ -897,6 +897,17 @@ export interface ExperienceProduct {
     title: string;
 }
 
+/** The app powering an experience. */
+export interface ExperienceApp {
+    id: string;
+    name: string;
+}
+
+export interface ExperienceImage {
+    /** Downloads the logo: permanent for a public file, signed for an hour for a private one. */
+    url: string;
+}
+
 export interface Experience {
     id: string;
     account_id: string;
@@ -905,6 +916,11 @@ export interface Experience {
     is_public: boolean;
     /** Its position among the account's experiences, for display. */
     order: string | null;
+    /** The app powering it; null when the account itself does. */
+    app_id: string | null;
+    app: ExperienceApp | null;
+    /** Its logo; null without one. */
+    image: ExperienceImage | null;
     /** The products it is attached to, in attach order. */
     products: ExperienceProduct[];
     created_at: string;
@@ -3124,7 +3140,7 @@ export type UpdateEconomicIntelligenceRecommendationOutput = EconomicIntelligenc
 /** GET /experiences: List experiences */
 export interface ListExperiencesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; created_after?: string; created_before?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; app_id?: string; created_after?: string; created_before?: string };
     body: undefined;
 }
 
@@ -3134,7 +3150,7 @@ export type ListExperiencesOutput = Page<Experience>;
 export interface CreateExperienceInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; name?: string; is_public: boolean; order?: string; product_id?: string };
+    body: { account_id: string; app_id?: string; name?: string; is_public: boolean; order?: string; product_id?: string; logo?: { id: string } };
 }
 
 export type CreateExperienceOutput = Experience;
@@ -3152,10 +3168,19 @@ export type RetrieveExperienceOutput = Experience;
 export interface UpdateExperienceInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { name?: string; is_public?: boolean; order?: string | null };
+    body: { name?: string; is_public?: boolean; order?: string | null; logo?: { id: string } | null };
 }
 
 export type UpdateExperienceOutput = Experience;
+
+/** POST /experiences/{id}/duplicate: Duplicate an experience */
+export interface DuplicateExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string };
+}
+
+export type DuplicateExperienceOutput = Experience;
 
 /** DELETE /experiences/{id}: Delete an experience */
 export interface DeleteExperienceInput {
@@ -4796,6 +4821,7 @@ export interface Operations {
     createExperience: { input: CreateExperienceInput; output: CreateExperienceOutput };
     retrieveExperience: { input: RetrieveExperienceInput; output: RetrieveExperienceOutput };
     updateExperience: { input: UpdateExperienceInput; output: UpdateExperienceOutput };
+    duplicateExperience: { input: DuplicateExperienceInput; output: DuplicateExperienceOutput };
     deleteExperience: { input: DeleteExperienceInput; output: DeleteExperienceOutput };
     attachExperience: { input: AttachExperienceInput; output: AttachExperienceOutput };
     detachExperience: { input: DetachExperienceInput; output: DetachExperienceOutput };

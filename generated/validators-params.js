@@ -7342,8 +7342,8 @@ return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_291d2511bbf0 = validate39;
-const schema42 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_29840cd3654d = validate39;
+const schema42 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"min_stars":{"type":"integer","minimum":1,"maximum":5},"max_stars":{"type":"integer","minimum":1,"maximum":5},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["product_id"]};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7357,9 +7357,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.product_id === undefined) && (missing0 = "product_id")){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "product_id")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!(func3.call(schema42.properties, key0))){
 validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7558,8 +7564,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.product_id !== undefined){
+let data4 = data.product_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -7579,26 +7585,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["product_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate39.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate39.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data4)){
+validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -7610,47 +7616,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
+if(data.min_stars !== undefined){
+let data5 = data.min_stars;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "boolean" || data5 === null
+              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
+coerced5 = +data5;
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["product_id"] = coerced5;
+data["min_stars"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 5 || isNaN(data5)){
+validate39.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
 return false;
 }
 else {
-if(!pattern5.test(data5)){
-validate39.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(data5 < 1 || isNaN(data5)){
+validate39.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7662,43 +7666,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.max_stars !== undefined){
+let data6 = data.max_stars;
 const _errs14 = errors;
-if(typeof data6 !== "string"){
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 let dataType6 = typeof data6;
 let coerced6 = undefined;
 if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
 data6 = data6[0];
 dataType6 = typeof data6;
-if(typeof data6 === "string"){
+if(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6))){
 coerced6 = data6;
 }
 }
 if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["max_stars"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 5 || isNaN(data6)){
+validate39.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate39.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7710,8 +7716,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -7731,14 +7737,14 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
@@ -7746,7 +7752,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -7756,6 +7762,56 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_before"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -7776,8 +7832,8 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_29840cd3654d = validate40;
-const schema43 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"min_stars":{"type":"integer","minimum":1,"maximum":5},"max_stars":{"type":"integer","minimum":1,"maximum":5},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["product_id"]};
+export const query_2dfc32f189fb = validate40;
+const schema43 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["open","closed","completed"]},"query":{"type":"string","maxLength":200}},"additionalProperties":false};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7791,15 +7847,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.product_id === undefined) && (missing0 = "product_id")){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema43.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "query"))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7998,490 +8048,6 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data4 = data.product_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["product_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate40.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data4)){
-validate40.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.min_stars !== undefined){
-let data5 = data.min_stars;
-const _errs12 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data5 === null
-              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
-coerced5 = +data5;
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["min_stars"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 5 || isNaN(data5)){
-validate40.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
-return false;
-}
-else {
-if(data5 < 1 || isNaN(data5)){
-validate40.errors = [{instancePath:instancePath+"/min_stars",schemaPath:"#/properties/min_stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.max_stars !== undefined){
-let data6 = data.max_stars;
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6))){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 === "boolean" || data6 === null
-              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced6 = +data6;
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["max_stars"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 5 || isNaN(data6)){
-validate40.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate40.errors = [{instancePath:instancePath+"/max_stars",schemaPath:"#/properties/max_stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate40.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate40.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_2dfc32f189fb = validate41;
-const schema44 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["open","closed","completed"]},"query":{"type":"string","maxLength":200}},"additionalProperties":false};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "query"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate41.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate41.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.account_id !== undefined){
 let data4 = data.account_id;
 const _errs10 = errors;
@@ -8503,7 +8069,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8517,12 +8083,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -8555,7 +8121,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8567,7 +8133,7 @@ data["status"] = coerced5;
 }
 }
 if(!(((data5 === "open") || (data5 === "closed")) || (data5 === "completed"))){
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema44.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema43.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8597,7 +8163,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8611,7 +8177,7 @@ data["query"] = coerced6;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 200){
-validate41.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate40.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -8630,22 +8196,22 @@ var valid0 = true;
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate41.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_32062bdb9024 = validate42;
-const schema45 = {"type":"object","properties":{},"additionalProperties":false};
+export const query_32062bdb9024 = validate41;
+const schema44 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8655,28 +8221,28 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate42.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3247d39c1efa = validate43;
-const schema46 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false};
+export const query_3247d39c1efa = validate42;
+const schema45 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8691,7 +8257,7 @@ data.direction = "asc";
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "direction"))){
-validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8716,7 +8282,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -8730,12 +8296,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate43.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate43.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -8768,7 +8334,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8782,7 +8348,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate43.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate42.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -8812,7 +8378,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -8826,12 +8392,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate43.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate43.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -8864,7 +8430,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8878,7 +8444,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate43.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate42.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -8909,7 +8475,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8921,7 +8487,7 @@ data["direction"] = coerced4;
 }
 }
 if(!((data4 === "asc") || (data4 === "desc"))){
-validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema46.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8932,23 +8498,23 @@ var valid0 = _errs10 === errors;
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate43.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3334c001aea4 = validate44;
-const schema47 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^(biz|prod|exp|app)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["resource_id"]};
-const pattern33 = new RegExp("^(biz|prod|exp|app)_[A-Za-z0-9]+$", "u");
+export const query_3334c001aea4 = validate43;
+const schema46 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^(biz|prod|exp|app)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["resource_id"]};
+const pattern31 = new RegExp("^(biz|prod|exp|app)_[A-Za-z0-9]+$", "u");
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8959,14 +8525,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resource_id === undefined) && (missing0 = "resource_id")){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "resource_id")){
-validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8993,7 +8559,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9007,13 +8573,440 @@ data["resource_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate44.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate43.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern33.test(data0)){
-validate44.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^(biz|prod|exp|app)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(biz|prod|exp|app)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern31.test(data0)){
+validate43.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^(biz|prod|exp|app)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(biz|prod|exp|app)_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_38bffc059de9 = validate44;
+const schema47 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false};
+const pattern34 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "status")) || (key0 === "amount"))){
+validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate44.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate44.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate44.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate44.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate44.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate44.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data5 = data.user_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["user_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate44.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern20.test(data5)){
+validate44.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
+validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data7 = data.amount;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["amount"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern34.test(data7)){
+validate44.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -9032,9 +9025,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_38bffc059de9 = validate45;
-const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false};
-const pattern36 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+export const query_3dd3d2244d13 = validate45;
+const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9048,9 +9040,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "status")) || (key0 === "amount"))){
+if(!(func3.call(schema48.properties, key0))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9301,8 +9305,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -9322,30 +9326,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate45.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern20.test(data5)){
-validate45.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -9353,8 +9347,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.product_id !== undefined){
+let data6 = data.product_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -9374,20 +9368,30 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["product_id"] = coerced6;
 }
 }
 }
-if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate45.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data6)){
+validate45.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -9395,8 +9399,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data7 = data.amount;
+if(data.plan_id !== undefined){
+let data7 = data.plan_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -9416,22 +9420,28 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["amount"] = coerced7;
+data["plan_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern36.test(data7)){
-validate45.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(func1(data7) > 64){
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data7)){
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -9439,6 +9449,181 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data8 = data.created_after;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate45.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data9 = data.created_before;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate45.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data10 = data.order;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["order"] = coerced10;
+}
+}
+}
+if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
+validate45.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema48.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate45.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema48.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -9459,8 +9644,9 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3dd3d2244d13 = validate46;
-const schema49 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_406d42a98791 = validate46;
+const schema49 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"post_id":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"media_type":{"type":"string","enum":["image","video"]}},"additionalProperties":false};
+const pattern39 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9474,21 +9660,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema49.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "post_id")) || (key0 === "media_type"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9739,614 +9913,6 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
-}
-}
-}
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data6 = data.product_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["product_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data6)){
-validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data7 = data.plan_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["plan_id"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data7)){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate46.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate46.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data10 = data.order;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["order"] = coerced10;
-}
-}
-}
-if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
-validate46.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema49.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate46.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema49.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_406d42a98791 = validate47;
-const schema50 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"post_id":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"media_type":{"type":"string","enum":["image","video"]}},"additionalProperties":false};
-const pattern41 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "post_id")) || (key0 === "media_type"))){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate47.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate47.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.post_id !== undefined){
 let data5 = data.post_id;
 const _errs12 = errors;
@@ -10368,7 +9934,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10382,12 +9948,12 @@ data["post_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate47.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern41.test(data5)){
-validate47.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
+if(!pattern39.test(data5)){
+validate46.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10420,7 +9986,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10432,7 +9998,7 @@ data["media_type"] = coerced6;
 }
 }
 if(!((data6 === "image") || (data6 === "video"))){
-validate47.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/enum",keyword:"enum",params:{allowedValues: schema50.properties.media_type.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/enum",keyword:"enum",params:{allowedValues: schema49.properties.media_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10449,23 +10015,23 @@ var valid0 = true;
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate47.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_462dacd4b010 = validate48;
-const schema51 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
-const formats52 = inputFormats.date;
+export const query_462dacd4b010 = validate47;
+const schema50 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
+const formats48 = inputFormats.date;
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10477,7 +10043,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "target")){
-validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10504,7 +10070,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10518,9 +10084,642 @@ data["target"] = coerced0;
 if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!(formats52.validate(data0))){
-validate48.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if(!(formats48.validate(data0))){
+validate47.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_4bac528c97fc = validate48;
+const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern41 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
+const pattern42 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+const pattern43 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema51.properties, key0))){
+validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate48.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate48.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.company_id !== undefined){
+let data4 = data.company_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["company_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
+const _errs12 = errors;
+if(!(Array.isArray(data5))){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(Array.isArray(data5)){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["transaction_ids"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate48.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate48.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern41.test(data6)){
+validate48.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.card_id !== undefined){
+let data7 = data.card_id;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["card_id"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 64){
+validate48.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern42.test(data7)){
+validate48.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["cardholder_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate48.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern43.test(data8)){
+validate48.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["status"] = coerced9;
+}
+}
+}
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data10 = data.created_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_after"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate48.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data11 = data.created_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["created_before"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate48.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -10538,11 +10737,8 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4bac528c97fc = validate49;
-const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern43 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
-const pattern44 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
-const pattern45 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
+export const query_4da6c53bf143 = validate49;
+const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10556,6 +10752,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema52.properties, key0))){
@@ -10597,8 +10799,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate49.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -10693,8 +10895,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate49.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate49.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -10757,8 +10959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+let data4 = data.order;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -10778,78 +10979,62 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["order"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate49.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data4 === "created_at") || (data4 === "volume"))){
+validate49.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema52.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate49.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+let data5 = data.direction;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate49.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["direction"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate49.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!((data5 === "asc") || (data5 === "desc"))){
+validate49.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema52.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -10869,47 +11054,29 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate49.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "active") || (data6 === "suspended"))){
+validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema52.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-if(!pattern43.test(data6)){
-validate49.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
+if(data.query !== undefined){
+let data7 = data.query;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -10929,28 +11096,22 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["card_id"] = coerced7;
+data["query"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate49.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data7) > 200){
+validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
-}
-else {
-if(!pattern44.test(data7)){
-validate49.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -10960,8 +11121,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
+if(data.created_after !== undefined){
+let data8 = data.created_after;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -10981,26 +11142,22 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["cardholder_id"] = coerced8;
+data["created_after"] = coerced8;
 }
 }
 }
 if(errors === _errs18){
+if(errors === _errs18){
 if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate49.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern45.test(data8)){
-validate49.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data8))){
+validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -11012,8 +11169,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
+if(data.created_before !== undefined){
+let data9 = data.created_before;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -11033,20 +11190,26 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["status"] = coerced9;
+data["created_before"] = coerced9;
 }
 }
 }
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema52.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs20 === errors;
 }
@@ -11054,43 +11217,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
+if(data.volume_min !== undefined){
+let data10 = data.volume_min;
 const _errs22 = errors;
-if(typeof data10 !== "string"){
+if(!((typeof data10 == "number") && (isFinite(data10)))){
 let dataType10 = typeof data10;
 let coerced10 = undefined;
 if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
 data10 = data10[0];
 dataType10 = typeof data10;
-if(typeof data10 === "string"){
+if((typeof data10 == "number") && (isFinite(data10))){
 coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
+if(dataType10 == "boolean" || data10 === null
+              || (dataType10 == "string" && data10 && data10 == +data10)){
+coerced10 = +data10;
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["created_after"] = coerced10;
+data["volume_min"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 90071992547409 || isNaN(data10)){
+validate49.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate49.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -11102,43 +11267,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
+if(data.volume_max !== undefined){
+let data11 = data.volume_max;
 const _errs24 = errors;
-if(typeof data11 !== "string"){
+if(!((typeof data11 == "number") && (isFinite(data11)))){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if(typeof data11 === "string"){
+if((typeof data11 == "number") && (isFinite(data11))){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
+if(dataType11 == "boolean" || data11 === null
+              || (dataType11 == "string" && data11 && data11 == +data11)){
+coerced11 = +data11;
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["created_before"] = coerced11;
+data["volume_max"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 90071992547409 || isNaN(data11)){
+validate49.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate49.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -11148,6 +11315,60 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.parent_account_id !== undefined){
+let data12 = data.parent_account_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["parent_account_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate49.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data12)){
+validate49.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -11171,8 +11392,9 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4da6c53bf143 = validate50;
-const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_51e1923171c9 = validate50;
+const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":500},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":500},"before":{"type":"string","maxLength":512},"app_build_id":{"type":"string","maxLength":64,"pattern":"^apbu_[A-Za-z0-9]+$"},"level":{"type":"string","enum":["log","debug","info","warn","error"]},"query":{"type":"string","minLength":1,"maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern45 = new RegExp("^apbu_[A-Za-z0-9]+$", "u");
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11186,12 +11408,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema53.properties, key0))){
@@ -11233,8 +11449,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate50.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 500 || isNaN(data0)){
+validate50.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
 return false;
 }
 else {
@@ -11329,8 +11545,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate50.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 500 || isNaN(data2)){
+validate50.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
 return false;
 }
 else {
@@ -11393,7 +11609,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data4 = data.order;
+if(data.app_build_id !== undefined){
+let data4 = data.app_build_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -11413,24 +11630,39 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["order"] = coerced4;
+data["app_build_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "created_at") || (data4 === "volume"))){
-validate50.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema53.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate50.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern45.test(data4)){
+validate50.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/pattern",keyword:"pattern",params:{pattern: "^apbu_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apbu_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-let data5 = data.direction;
+if(data.level !== undefined){
+let data5 = data.level;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -11450,25 +11682,29 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["direction"] = coerced5;
+data["level"] = coerced5;
 }
 }
 }
-if(!((data5 === "asc") || (data5 === "desc"))){
-validate50.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema53.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data5 === "log") || (data5 === "debug")) || (data5 === "info")) || (data5 === "warn")) || (data5 === "error"))){
+validate50.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema53.properties.level.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.query !== undefined){
+let data6 = data.query;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -11488,20 +11724,30 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["query"] = coerced6;
 }
 }
 }
-if(!((data6 === "active") || (data6 === "suspended"))){
-validate50.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+validate50.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+else {
+if(func1(data6) < 1){
+validate50.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -11509,8 +11755,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -11530,22 +11776,24 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["query"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
+if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate50.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(!(formats0(data7))){
+validate50.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
 }
 }
 }
@@ -11555,8 +11803,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -11576,14 +11824,14 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_after"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
@@ -11591,7 +11839,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate50.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -11601,210 +11849,6 @@ var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate50.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.volume_min !== undefined){
-let data10 = data.volume_min;
-const _errs22 = errors;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if((typeof data10 == "number") && (isFinite(data10))){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "boolean" || data10 === null
-              || (dataType10 == "string" && data10 && data10 == +data10)){
-coerced10 = +data10;
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["volume_min"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 90071992547409 || isNaN(data10)){
-validate50.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate50.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.volume_max !== undefined){
-let data11 = data.volume_max;
-const _errs24 = errors;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if((typeof data11 == "number") && (isFinite(data11))){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "boolean" || data11 === null
-              || (dataType11 == "string" && data11 && data11 == +data11)){
-coerced11 = +data11;
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["volume_max"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 90071992547409 || isNaN(data11)){
-validate50.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate50.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.parent_account_id !== undefined){
-let data12 = data.parent_account_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["parent_account_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate50.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data12)){
-validate50.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -11826,9 +11870,8 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_51e1923171c9 = validate51;
-const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":500},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":500},"before":{"type":"string","maxLength":512},"app_build_id":{"type":"string","maxLength":64,"pattern":"^apbu_[A-Za-z0-9]+$"},"level":{"type":"string","enum":["log","debug","info","warn","error"]},"query":{"type":"string","minLength":1,"maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern47 = new RegExp("^apbu_[A-Za-z0-9]+$", "u");
+export const query_51fd2498732b = validate51;
+const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","running","executed","incomplete","superseded"]}},"additionalProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11844,7 +11887,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema54.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11883,8 +11926,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 500 || isNaN(data0)){
-validate51.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
+if(data0 > 100 || isNaN(data0)){
+validate51.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -11979,8 +12022,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 500 || isNaN(data2)){
-validate51.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
+if(data2 > 100 || isNaN(data2)){
+validate51.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -12043,8 +12086,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_build_id !== undefined){
-let data4 = data.app_build_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -12064,26 +12107,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["app_build_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate51.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate51.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern47.test(data4)){
-validate51.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/pattern",keyword:"pattern",params:{pattern: "^apbu_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apbu_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data4)){
+validate51.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -12095,8 +12138,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined){
-let data5 = data.level;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -12116,176 +12159,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["level"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "log") || (data5 === "debug")) || (data5 === "info")) || (data5 === "warn")) || (data5 === "error"))){
-validate51.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema54.properties.level.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data5 === "ready") || (data5 === "running")) || (data5 === "executed")) || (data5 === "incomplete")) || (data5 === "superseded"))){
+validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data6 = data.query;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["query"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 200){
-validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data6) < 1){
-validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -12304,8 +12196,9 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_51fd2498732b = validate52;
-const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","running","executed","incomplete","superseded"]}},"additionalProperties":false};
+export const query_528abddf1996 = validate52;
+const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
+const pattern47 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12321,7 +12214,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12554,15 +12447,9 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern47.test(data4)){
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -12570,49 +12457,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
-}
-}
-}
-if(!(((((data5 === "ready") || (data5 === "running")) || (data5 === "executed")) || (data5 === "incomplete")) || (data5 === "superseded"))){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -12630,9 +12474,8 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_528abddf1996 = validate53;
-const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
-const pattern49 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
+export const query_5631402ee5fa = validate53;
+const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12646,9 +12489,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!(func3.call(schema56.properties, key0))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12847,286 +12693,6 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern49.test(data4)){
-validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate53.errors = vErrors;
-return errors === 0;
-}
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_5631402ee5fa = validate54;
-const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func3.call(schema57.properties, key0))){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate54.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate54.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.company_id !== undefined){
 let data4 = data.company_id;
 const _errs10 = errors;
@@ -13148,7 +12714,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13162,12 +12728,12 @@ data["company_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13200,7 +12766,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13214,12 +12780,12 @@ data["payment_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate54.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate53.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern12.test(data5)){
-validate54.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13252,7 +12818,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13264,7 +12830,7 @@ data["status"] = coerced6;
 }
 }
 if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -13294,7 +12860,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13309,7 +12875,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate54.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -13342,7 +12908,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13357,7 +12923,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate54.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -13389,7 +12955,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13401,7 +12967,7 @@ data["direction"] = coerced9;
 }
 }
 if(!((data9 === "asc") || (data9 === "desc"))){
-validate54.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema57.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema56.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -13417,22 +12983,22 @@ var valid0 = _errs20 === errors;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate54.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5967612c4069 = validate55;
-const schema58 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_5967612c4069 = validate54;
+const schema57 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13443,14 +13009,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
-validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13477,7 +13043,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13491,12 +13057,12 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13529,7 +13095,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13543,7 +13109,7 @@ data["currency"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern3.test(data1)){
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate54.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -13575,7 +13141,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13589,8 +13155,8 @@ data["from_date"] = coerced2;
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!(formats52.validate(data2))){
-validate55.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if(!(formats48.validate(data2))){
+validate54.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -13623,7 +13189,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13637,8 +13203,8 @@ data["to_date"] = coerced3;
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!(formats52.validate(data3))){
-validate55.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if(!(formats48.validate(data3))){
+validate54.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -13656,6 +13222,469 @@ var valid0 = true;
 }
 }
 else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_5cd5b869603b = validate55;
+const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema58.properties, key0))){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate55.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate55.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate55.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate55.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate55.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate55.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data5 = data.product_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["product_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data6 = data.visibility;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["visibility"] = coerced6;
+}
+}
+}
+if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
+validate55.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema58.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data7 = data.plan_type;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_type"] = coerced7;
+}
+}
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate55.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema58.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate55.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema58.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
 validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -13665,8 +13694,8 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5cd5b869603b = validate56;
-const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_62bbd653b828 = validate56;
+const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"verified":{"type":"boolean"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13680,6 +13709,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
 if(data.direction === undefined){
 data.direction = "desc";
 }
@@ -13936,472 +13968,6 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["product_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate56.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data5)){
-validate56.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.visibility !== undefined){
-let data6 = data.visibility;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["visibility"] = coerced6;
-}
-}
-}
-if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
-validate56.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema59.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_type !== undefined){
-let data7 = data.plan_type;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["plan_type"] = coerced7;
-}
-}
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate56.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema59.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema59.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate56.errors = vErrors;
-return errors === 0;
-}
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_62bbd653b828 = validate57;
-const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"verified":{"type":"boolean"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func3.call(schema60.properties, key0))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.verified !== undefined){
 let data5 = data.verified;
 const _errs12 = errors;
@@ -14423,7 +13989,7 @@ else if(data5 === "true" || data5 === 1){
 coerced5 = true;
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate56.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -14461,7 +14027,7 @@ else if(data6 === "true" || data6 === 1){
 coerced6 = true;
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate56.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -14499,7 +14065,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14511,7 +14077,7 @@ data["app_type"] = coerced7;
 }
 }
 if(!((((data7 === "b2b_app") || (data7 === "b2c_app")) || (data7 === "company_app")) || (data7 === "component"))){
-validate57.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema60.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
+validate56.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema59.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -14541,7 +14107,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14553,7 +14119,7 @@ data["status"] = coerced8;
 }
 }
 if(!(((data8 === "live") || (data8 === "unlisted")) || (data8 === "hidden"))){
-validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema59.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -14583,7 +14149,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14597,7 +14163,7 @@ data["query"] = coerced9;
 if(errors === _errs20){
 if(typeof data9 === "string"){
 if(func1(data9) > 200){
-validate57.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate56.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -14628,7 +14194,7 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14640,7 +14206,7 @@ data["order"] = coerced10;
 }
 }
 if(!((data10 === "created_at") || (data10 === "template_usage"))){
-validate57.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"}];
+validate56.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema59.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -14665,7 +14231,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14677,7 +14243,7 @@ data["direction"] = coerced11;
 }
 }
 if(!((data11 === "asc") || (data11 === "desc"))){
-validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema60.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema59.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -14695,22 +14261,22 @@ var valid0 = _errs24 === errors;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_6530494127a8 = validate58;
-const schema61 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const query_6530494127a8 = validate57;
+const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14721,14 +14287,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "account_id")){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14755,7 +14321,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14769,13 +14335,400 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_67a2f4204a66 = validate58;
+const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+const pattern57 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "app_id"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
 validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
+validate58.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema61.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.app_id !== undefined){
+let data6 = data.app_id;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["app_id"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate58.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern57.test(data6)){
+validate58.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -14794,9 +14747,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_67a2f4204a66 = validate59;
-const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
-const pattern59 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+export const query_6f956bbbd603 = validate59;
+const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"verified_apps_only":{"type":"boolean"}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14810,15 +14762,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.order === undefined){
+data.order = "created_at";
 }
-else {
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "app_id"))){
+if(!(func3.call(schema62.properties, key0))){
 validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15069,41 +15021,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.recommended !== undefined){
+let data5 = data.recommended;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(typeof data5 !== "boolean"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(typeof data5 === "boolean"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
+if(data5 === "false" || data5 === 0 || data5 === null){
+coerced5 = false;
 }
-else if(data5 === null){
-coerced5 = "";
+else if(data5 === "true" || data5 === 1){
+coerced5 = true;
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["recommended"] = coerced5;
 }
 }
-}
-if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
 }
 var valid0 = _errs12 === errors;
 }
@@ -15111,8 +15059,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_id !== undefined){
-let data6 = data.app_id;
+if(data.app_type !== undefined){
+let data6 = data.app_type;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -15132,35 +15080,229 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["app_id"] = coerced6;
+data["app_type"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate59.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data6 === "b2b_app") || (data6 === "b2c_app")) || (data6 === "company_app")) || (data6 === "component"))){
+validate59.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema62.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern59.test(data6)){
-validate59.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data7 === "live") || (data7 === "unlisted")) || (data7 === "hidden"))){
+validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data8 = data.query;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["query"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 200){
+validate59.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.order;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["order"] = coerced9;
+}
+}
+}
+if(!((data9 === "created_at") || (data9 === "template_usage"))){
+validate59.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema62.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+let data10 = data.direction;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["direction"] = coerced10;
+}
+}
+}
+if(!((data10 === "asc") || (data10 === "desc"))){
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema62.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+if(valid0){
+if(data.verified_apps_only !== undefined){
+let data11 = data.verified_apps_only;
+const _errs24 = errors;
+if(typeof data11 !== "boolean"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "boolean"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(data11 === "false" || data11 === 0 || data11 === null){
+coerced11 = false;
+}
+else if(data11 === "true" || data11 === 1){
+coerced11 = true;
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/verified_apps_only",schemaPath:"#/properties/verified_apps_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["verified_apps_only"] = coerced11;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -15181,8 +15323,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_6f956bbbd603 = validate60;
-const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"verified_apps_only":{"type":"boolean"}},"additionalProperties":false};
+export const query_7102d2b9bb5d = validate60;
+const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15196,15 +15338,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema63.properties, key0))){
+if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
 validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15402,346 +15538,6 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.recommended !== undefined){
-let data5 = data.recommended;
-const _errs12 = errors;
-if(typeof data5 !== "boolean"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "boolean"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(data5 === "false" || data5 === 0 || data5 === null){
-coerced5 = false;
-}
-else if(data5 === "true" || data5 === 1){
-coerced5 = true;
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["recommended"] = coerced5;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.app_type !== undefined){
-let data6 = data.app_type;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["app_type"] = coerced6;
-}
-}
-}
-if(!((((data6 === "b2b_app") || (data6 === "b2c_app")) || (data6 === "company_app")) || (data6 === "component"))){
-validate60.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema63.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "live") || (data7 === "unlisted")) || (data7 === "hidden"))){
-validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data8 = data.query;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["query"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 200){
-validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.order;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["order"] = coerced9;
-}
-}
-}
-if(!((data9 === "created_at") || (data9 === "template_usage"))){
-validate60.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema63.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-let data10 = data.direction;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["direction"] = coerced10;
-}
-}
-}
-if(!((data10 === "asc") || (data10 === "desc"))){
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema63.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-if(data.verified_apps_only !== undefined){
-let data11 = data.verified_apps_only;
-const _errs24 = errors;
-if(typeof data11 !== "boolean"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "boolean"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(data11 === "false" || data11 === 0 || data11 === null){
-coerced11 = false;
-}
-else if(data11 === "true" || data11 === 1){
-coerced11 = true;
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/verified_apps_only",schemaPath:"#/properties/verified_apps_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["verified_apps_only"] = coerced11;
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -15757,8 +15553,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7102d2b9bb5d = validate61;
-const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
+export const query_73331f5adaed = validate61;
+const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15774,7 +15570,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15972,6 +15768,59 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -15987,8 +15836,8 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73331f5adaed = validate62;
-const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_73673a9a70ad = validate62;
+const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16002,9 +15851,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!(func3.call(schema65.properties, key0))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16254,6 +16106,320 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["payment_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern12.test(data5)){
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data7 = data.reason;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["reason"] = coerced7;
+}
+}
+}
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate62.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema65.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate62.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate62.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema65.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -16270,8 +16436,8 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73673a9a70ad = validate63;
-const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_73b46e4461df = validate63;
+const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16285,12 +16451,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema66.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16523,15 +16686,9 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern47.test(data4)){
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -16541,8 +16698,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -16562,296 +16719,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern12.test(data5)){
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["reason"] = coerced7;
-}
-}
-}
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate63.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema66.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate63.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate63.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema66.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -16870,8 +16756,9 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73b46e4461df = validate64;
-const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
+export const query_763cb2a4151a = validate64;
+const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern64 = new RegExp("^adcamp_[A-Za-z0-9]+$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16887,7 +16774,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema67.properties, key0))){
 validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17120,9 +17007,15 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern49.test(data4)){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data4) > 64){
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -17132,8 +17025,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.ad_campaign_id !== undefined){
+let data5 = data.ad_campaign_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17153,25 +17046,176 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["ad_campaign_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
-validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate64.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern64.test(data5)){
+validate64.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === "active") || (data6 === "paused"))){
+validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stats_from !== undefined){
+let data7 = data.stats_from;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["stats_from"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate64.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stats_to !== undefined){
+let data8 = data.stats_to;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["stats_to"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate64.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -17190,9 +17234,9 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_763cb2a4151a = validate65;
-const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern66 = new RegExp("^adcamp_[A-Za-z0-9]+$", "u");
+export const query_7a46f681e053 = validate65;
+const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const pattern65 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17208,7 +17252,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema68.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17407,49 +17451,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.unread !== undefined){
+let data4 = data.unread;
 const _errs10 = errors;
-if(typeof data4 !== "string"){
+if(typeof data4 !== "boolean"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "string"){
+if(typeof data4 === "boolean"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
+if(data4 === "false" || data4 === 0 || data4 === null){
+coerced4 = false;
 }
-else if(data4 === null){
-coerced4 = "";
+else if(data4 === "true" || data4 === 1){
+coerced4 = true;
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
+data["unread"] = coerced4;
 }
 }
 }
@@ -17459,8 +17489,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ad_campaign_id !== undefined){
-let data5 = data.ad_campaign_id;
+if(data.topic_id !== undefined){
+let data5 = data.topic_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17480,26 +17510,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["ad_campaign_id"] = coerced5;
+data["topic_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate65.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate65.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern66.test(data5)){
-validate65.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
+if(!pattern65.test(data5)){
+validate65.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -17509,147 +17539,6 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((data6 === "active") || (data6 === "paused"))){
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_from !== undefined){
-let data7 = data.stats_from;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["stats_from"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate65.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_to !== undefined){
-let data8 = data.stats_to;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["stats_to"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate65.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -17668,9 +17557,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7a46f681e053 = validate66;
-const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern67 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
+export const query_7ee9b90ced75 = validate66;
+const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17684,9 +17572,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17725,8 +17619,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate66.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate66.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -17821,8 +17715,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate66.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate66.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -17885,35 +17779,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.unread !== undefined){
-let data4 = data.unread;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
-if(typeof data4 !== "boolean"){
+if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "boolean"){
+if(typeof data4 === "string"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(data4 === "false" || data4 === 0 || data4 === null){
-coerced4 = false;
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
 }
-else if(data4 === "true" || data4 === 1){
-coerced4 = true;
+else if(data4 === null){
+coerced4 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["unread"] = coerced4;
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -17923,8 +17831,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.topic_id !== undefined){
-let data5 = data.topic_id;
+if(data.role !== undefined){
+let data5 = data.role;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17944,35 +17852,69 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["topic_id"] = coerced5;
+data["role"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate66.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
+validate66.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema69.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern67.test(data5)){
-validate66.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === "invited") || (data6 === "active"))){
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -17991,8 +17933,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7ee9b90ced75 = validate67;
-const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_7f38ca888197 = validate67;
+const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18006,15 +17948,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
+if(!(func3.call(schema70.properties, key0))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18053,8 +17989,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -18149,8 +18085,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -18265,8 +18201,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data5 = data.role;
+if(data.product_id !== undefined){
+let data5 = data.product_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18286,20 +18222,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["role"] = coerced5;
+data["product_id"] = coerced5;
 }
 }
 }
-if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
-validate67.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema70.properties.role.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate67.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate67.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -18307,8 +18253,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.app_id !== undefined){
+let data6 = data.app_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -18328,25 +18274,132 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["app_id"] = coerced6;
 }
 }
 }
-if(!((data6 === "invited") || (data6 === "active"))){
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate67.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern57.test(data6)){
+validate67.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_before"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -18369,7 +18422,7 @@ validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_8171b0aa5db2 = validate68;
 const schema71 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern70 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
+const pattern71 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18580,7 +18633,7 @@ data["event_name"] = coerced3;
 }
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern70.test(data3)){
+if(!pattern71.test(data3)){
 validate68.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
 return false;
 }
@@ -19350,7 +19403,7 @@ validate70.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern59.test(data5)){
+if(!pattern57.test(data5)){
 validate70.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -21176,7 +21229,7 @@ validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_99136b4c28d0 = validate75;
 const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"audience_type":{"type":"string","enum":["custom","lookalike"]},"source_audience_id":{"type":"string","maxLength":64,"pattern":"^adaud_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern84 = new RegExp("^adaud_[A-Za-z0-9]+$", "u");
+const pattern85 = new RegExp("^adaud_[A-Za-z0-9]+$", "u");
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21524,7 +21577,7 @@ validate75.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath
 return false;
 }
 else {
-if(!pattern84.test(data6)){
+if(!pattern85.test(data6)){
 validate75.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -23687,7 +23740,7 @@ validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_a70412612590 = validate80;
 const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern91 = new RegExp("^[A-Z]{2}$", "u");
+const pattern92 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23936,7 +23989,7 @@ data["country"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern91.test(data4)){
+if(!pattern92.test(data4)){
 validate80.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -23965,7 +24018,7 @@ validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_a82b298be241 = validate81;
 const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"ad_group_id":{"type":"string","maxLength":64,"pattern":"^adgrp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern94 = new RegExp("^adgrp_[A-Za-z0-9]+$", "u");
+const pattern95 = new RegExp("^adgrp_[A-Za-z0-9]+$", "u");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24271,7 +24324,7 @@ validate81.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern66.test(data5)){
+if(!pattern64.test(data5)){
 validate81.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -24323,7 +24376,7 @@ validate81.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern94.test(data6)){
+if(!pattern95.test(data6)){
 validate81.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/pattern",keyword:"pattern",params:{pattern: "^adgrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adgrp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -27094,7 +27147,7 @@ validate88.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath
 return false;
 }
 else {
-if(!pattern84.test(data6)){
+if(!pattern85.test(data6)){
 validate88.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -27126,7 +27179,7 @@ validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_b83ac1c73a44 = validate89;
 const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
-const pattern106 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
+const pattern107 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27432,7 +27485,7 @@ validate89.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern106.test(data5)){
+if(!pattern107.test(data5)){
 validate89.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -28731,7 +28784,7 @@ validate92.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaP
 return false;
 }
 else {
-if(!pattern43.test(data6)){
+if(!pattern41.test(data6)){
 validate92.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -28791,7 +28844,7 @@ validate92.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern44.test(data7)){
+if(!pattern42.test(data7)){
 validate92.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -28843,7 +28896,7 @@ validate92.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern45.test(data8)){
+if(!pattern43.test(data8)){
 validate92.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -29736,7 +29789,7 @@ data["from_date"] = coerced7;
 if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!(formats52.validate(data7))){
+if(!(formats48.validate(data7))){
 validate94.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
@@ -29784,7 +29837,7 @@ data["to_date"] = coerced8;
 if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats52.validate(data8))){
+if(!(formats48.validate(data8))){
 validate94.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
@@ -30245,7 +30298,7 @@ validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_c80091eece40 = validate96;
 const schema99 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"identifier":{"type":"string","maxLength":254,"pattern":"^\\S+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern122 = new RegExp("^\\S+$", "u");
+const pattern123 = new RegExp("^\\S+$", "u");
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -30551,7 +30604,7 @@ validate96.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern122.test(data5)){
+if(!pattern123.test(data5)){
 validate96.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -30680,8 +30733,8 @@ validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const query_c899d352eccc = validate97;
 const schema100 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern127 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
-const pattern128 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+const pattern128 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
+const pattern129 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -31221,7 +31274,7 @@ validate97.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern127.test(data10)){
+if(!pattern128.test(data10)){
 validate97.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -31273,7 +31326,7 @@ validate97.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern128.test(data11)){
+if(!pattern129.test(data11)){
 validate97.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -33382,7 +33435,7 @@ validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const query_dab66cd9c71e = validate103;
 const schema106 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"api_key_id":{"type":"string","maxLength":64,"pattern":"^apik_[A-Za-z0-9]+$"},"operation":{"type":"string","maxLength":100},"status":{"type":"integer","minimum":100,"maximum":599},"outcome":{"type":"string","enum":["success","client_error","server_error"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-const pattern137 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
+const pattern138 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -33691,7 +33744,7 @@ validate103.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern137.test(data5)){
+if(!pattern138.test(data5)){
 validate103.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/pattern",keyword:"pattern",params:{pattern: "^apik_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apik_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -34720,7 +34773,7 @@ validate106.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern59.test(data4)){
+if(!pattern57.test(data4)){
 validate106.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -35278,7 +35331,7 @@ validate107.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern128.test(data5)){
+if(!pattern129.test(data5)){
 validate107.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -36700,7 +36753,7 @@ validate111.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern45.test(data5)){
+if(!pattern43.test(data5)){
 validate111.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -38940,7 +38993,7 @@ validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const query_fa7d3bdeed51 = validate116;
 const schema119 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern158 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+const pattern159 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39063,7 +39116,7 @@ validate116.errors = [{instancePath:instancePath+"/from",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern158.test(data1)){
+if(!pattern159.test(data1)){
 validate116.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
 return false;
 }
@@ -39115,7 +39168,7 @@ validate116.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern158.test(data2)){
+if(!pattern159.test(data2)){
 validate116.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
 return false;
 }
@@ -39549,7 +39602,7 @@ validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const query_fe1888405cd9 = validate118;
 const schema121 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
-const pattern164 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+const pattern165 = new RegExp("^podst_[a-z_]{1,40}$", "u");
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39944,7 +39997,7 @@ data["amount"] = coerced7;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern36.test(data7)){
+if(!pattern34.test(data7)){
 validate118.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
@@ -40028,7 +40081,7 @@ data["destination_id"] = coerced9;
 }
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern164.test(data9)){
+if(!pattern165.test(data9)){
 validate118.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
