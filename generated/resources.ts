@@ -12,6 +12,7 @@ import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
+import { attachmentsOf } from '../handlers/reviews/review-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
@@ -1223,11 +1224,11 @@ export const resources = {
     name: 'Review',
     noun: 'review',
     table: 'reviews',
-    columns: '"reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username"',
+    columns: '"reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments"',
     from: '"reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id"',
     live: null,
-    byId: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1',
-    byIdForUpdate: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1 for update of "reviews"',
+    byId: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1',
+    byIdForUpdate: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1 for update of "reviews"',
     bareRows: false,
     view: (row: Row): T.Review => ({
       id: row.id,
@@ -1237,6 +1238,7 @@ export const resources = {
       stars: row.stars,
       title: row.title,
       description: row.description,
+      attachments: attachmentsOf(row),
       status: row.status,
       paid_for_product: row.paid_for_product,
       joined_at: row.joined_at,

@@ -688,8 +688,12 @@ function c_ResolutionCenterCase_702523073ba3(v) {
   return o_031e30d3346f(v);
 }
 
-function c_Review_7bf28000f949(v) {
-  return o_ced98a647a9c(v);
+function c_ReviewAttachment_07fec83c8674(v) {
+  return o_8de06d3bf3fe(v);
+}
+
+function c_Review_4480994638d6(v) {
+  return o_b0835b7f4434(v);
 }
 
 function c_RewardMilestone_2f56c3681ce1(v) {
@@ -4814,16 +4818,6 @@ function o_810655c9bbed(v) {
   return out + '}';
 }
 
-function o_827b8460c9a2(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_7bf28000f949(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_833af7a98eca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5115,6 +5109,20 @@ function o_8d25cee71a80(v) {
   if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["properties"];
   if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_8de06d3bf3fe(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5858,6 +5866,16 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
+function o_aef5e03489f6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_4480994638d6(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_af5d21626c8f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5931,6 +5949,40 @@ function o_b0784085de8c(v) {
   if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["connected_at"];
   if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b0835b7f4434(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
+  x = v["stars"];
+  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["attachments"];
+  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => c_ReviewAttachment_07fec83c8674(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["paid_for_product"];
+  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -6609,38 +6661,6 @@ function o_cecb83f5a069(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ced98a647a9c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
-  x = v["stars"];
-  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["paid_for_product"];
-  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["joined_at"];
-  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7964,10 +7984,6 @@ function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
 
-function r_21db8de3c774(v) {
-  return c_Review_7bf28000f949(v);
-}
-
 function r_242ed05cbc27(v) {
   return o_31968c8fe3fb(v);
 }
@@ -8110,6 +8126,10 @@ function r_489579f16a45(v) {
 
 function r_4b28ec2c0302(v) {
   return o_c5c8f92a261b(v);
+}
+
+function r_4b5f03479f2d(v) {
+  return o_aef5e03489f6(v);
 }
 
 function r_4b77f7c4bf2c(v) {
@@ -8712,10 +8732,6 @@ function r_e12d3ef7bfcd(v) {
   return o_7b99aee32451(v);
 }
 
-function r_e2a6d1dd1aaa(v) {
-  return o_827b8460c9a2(v);
-}
-
 function r_e2c5cc2c8e38(v) {
   return c_Deleted_d24ef5be4d13(v);
 }
@@ -8812,6 +8828,10 @@ function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
 
+function r_fb2d013c67c8(v) {
+  return c_Review_4480994638d6(v);
+}
+
 function r_fcaeb116a5ea(v) {
   return c_AppBuild_87064d6acf70(v);
 }
@@ -8871,7 +8891,7 @@ export const serializers = {
   "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
-  "createReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
+  "createReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
   "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -8959,7 +8979,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
   "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_4b28ec2c0302, "2026-07-22": r_4b28ec2c0302, "2026-07-20": r_4b28ec2c0302, "2025-01-01": r_4b28ec2c0302 },
-  "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
+  "listReviews": { "2026-09-06": r_4b5f03479f2d, "2026-09-02": r_4b5f03479f2d, "2026-08-28": r_4b5f03479f2d, "2026-08-25": r_4b5f03479f2d, "2026-08-21": r_4b5f03479f2d, "2026-08-14": r_4b5f03479f2d, "2026-08-07": r_4b5f03479f2d, "2026-07-30": r_4b5f03479f2d, "2026-07-23": r_4b5f03479f2d, "2026-07-22": r_4b5f03479f2d, "2026-07-20": r_4b5f03479f2d, "2025-01-01": r_4b5f03479f2d },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
   "listSocialAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d },
@@ -9034,7 +9054,7 @@ export const serializers = {
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
-  "retrieveReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
+  "retrieveReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },

@@ -1869,6 +1869,19 @@ export interface ResolutionCenterCaseSummary {
     totals: ResolutionCenterCaseSummaryTotal[];
 }
 
+/** A file the reviewer attached (a file of the files area). */
+export interface ReviewAttachment {
+    id: string;
+    content_type: string | null;
+    filename: string | null;
+    /** Downloads it: permanent for a public file, signed for an hour for a private one. */
+    url: string | null;
+}
+
+export interface ReviewAttachmentRef {
+    id: string;
+}
+
 export interface Review {
     id: string;
     account_id: string;
@@ -1879,6 +1892,8 @@ export interface Review {
     stars: number;
     title: string | null;
     description: string | null;
+    /** The files the reviewer attached, in the order sent. */
+    attachments: ReviewAttachment[];
     status: "pending" | "published" | "removed";
     paid_for_product: boolean;
     /** When the reviewer became a member of the account. */
@@ -4239,7 +4254,7 @@ export type RetrieveReviewOutput = Review;
 export interface CreateReviewInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { product_id: string; stars: number; title?: string; description?: string };
+    body: { product_id: string; stars: number; title?: string; description?: string; attachments?: ReviewAttachmentRef[] };
 }
 
 export type CreateReviewOutput = Review;
