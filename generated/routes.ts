@@ -140,6 +140,7 @@ import { createPromoCode } from "../handlers/promo_codes/createPromoCode.js";
 import { deactivatePromoCode } from "../handlers/promo_codes/deactivatePromoCode.js";
 import { executeAccountRecommendedAction } from "../handlers/recommended_actions/executeAccountRecommendedAction.js";
 import { listAccountRecommendedActions } from "../handlers/recommended_actions/listAccountRecommendedActions.js";
+import { listUserRecommendedActions } from "../handlers/recommended_actions/listUserRecommendedActions.js";
 import { closeResolutionCenterCase } from "../handlers/resolution_center_cases/closeResolutionCenterCase.js";
 import { escalateResolutionCenterCase } from "../handlers/resolution_center_cases/escalateResolutionCenterCase.js";
 import { listResolutionCenterCaseEvents } from "../handlers/resolution_center_cases/listResolutionCenterCaseEvents.js";
@@ -4164,6 +4165,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_0abd016154bf, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
     handler: checkUserAccess,
+  },
+  {
+    id: "listUserRecommendedActions",
+    method: "GET",
+    path: "/users/:id/recommend_actions",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: listUserRecommendedActions,
   },
   {
     id: "listVariants",

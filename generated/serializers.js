@@ -808,6 +808,14 @@ function c_UserBalance_9ca57da5425c(v) {
   return o_53509e2d5c77(v);
 }
 
+function c_UserRecommendedActionList_4faf2d7ef14a(v) {
+  return o_77c7b18edb34(v);
+}
+
+function c_UserRecommendedAction_959a7d55f772(v) {
+  return o_bc0136ce8ff1(v);
+}
+
 function c_User_345daa32a90b(v) {
   return o_1ba73323ce3d(v);
 }
@@ -4360,6 +4368,14 @@ function o_77c776ba2d57(v) {
   return out + '}';
 }
 
+function o_77c7b18edb34(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_UserRecommendedAction_959a7d55f772(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_786906d770d4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6198,6 +6214,38 @@ function o_bbe4ab15bda3(v) {
   return out + '}';
 }
 
+function o_bc0136ce8ff1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["account_name"];
+  if (x !== undefined) { out += sep + "\"account_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["reasoning"];
+  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["cta"];
+  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cta_label"];
+  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["impact_score"];
+  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blocked_capabilities"];
+  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_bd63c7819e2b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7860,6 +7908,10 @@ function r_02ba5c1668ad(v) {
   return o_2189e04c950b(v);
 }
 
+function r_0315c9b2dae2(v) {
+  return c_UserRecommendedActionList_4faf2d7ef14a(v);
+}
+
 function r_035a1d1ada29(v) {
   return c_PayoutMethod_61374569c5ff(v);
 }
@@ -8989,6 +9041,7 @@ export const serializers = {
   "listSwaps": { "2026-09-06": r_29cbf6643b8c, "2026-09-02": r_29cbf6643b8c, "2026-08-28": r_29cbf6643b8c, "2026-08-25": r_29cbf6643b8c, "2026-08-21": r_29cbf6643b8c, "2026-08-14": r_29cbf6643b8c, "2026-08-07": r_29cbf6643b8c, "2026-07-30": r_29cbf6643b8c, "2026-07-23": r_29cbf6643b8c, "2026-07-22": r_29cbf6643b8c, "2026-07-20": r_29cbf6643b8c, "2025-01-01": r_29cbf6643b8c },
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
   "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
+  "listUserRecommendedActions": { "2026-09-06": r_0315c9b2dae2, "2026-09-02": r_0315c9b2dae2, "2026-08-28": r_0315c9b2dae2, "2026-08-25": r_0315c9b2dae2, "2026-08-21": r_0315c9b2dae2, "2026-08-14": r_0315c9b2dae2, "2026-08-07": r_0315c9b2dae2, "2026-07-30": r_0315c9b2dae2, "2026-07-23": r_0315c9b2dae2, "2026-07-22": r_0315c9b2dae2, "2026-07-20": r_0315c9b2dae2, "2025-01-01": r_0315c9b2dae2 },
   "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },

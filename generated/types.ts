@@ -1778,6 +1778,33 @@ export interface RecommendedAction {
     steps: RecommendedActionStep[];
 }
 
+/** A recommended action for a user (the official client's users.recommendActions item). */
+export interface UserRecommendedAction {
+    /** The account a business action is for; null for a personal one. */
+    account_id: string | null;
+    /** That account's title; null for a personal one. */
+    account_name: string | null;
+    action: "create_business" | "become_affiliate" | "create_product" | "create_plan" | "add_payout_method" | "share_checkout_link" | "track_events" | "create_webhook";
+    title: string;
+    description: string;
+    reasoning: string | null;
+    /** The first step's path. */
+    cta: string;
+    cta_label: string;
+    status: "optional";
+    /** 1 to 100; the list is ordered by it, highest first. */
+    impact_score: number | null;
+    icon_url: string | null;
+    blocked_capabilities: string[];
+    /** The chain: the calls that complete the action, in order. */
+    steps: RecommendedActionStep[];
+}
+
+/** A user's recommended actions (the official client's envelope). */
+export interface UserRecommendedActionList {
+    data: UserRecommendedAction[];
+}
+
 /** An account's recommended actions (the official client's envelope). */
 export interface RecommendedActionList {
     data: RecommendedAction[];
@@ -4115,6 +4142,15 @@ export interface ExecuteAccountRecommendedActionInput {
 
 export type ExecuteAccountRecommendedActionOutput = RecommendedActionChainExecution;
 
+/** GET /users/{id}/recommend_actions: List a user's recommended actions */
+export interface ListUserRecommendedActionsInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListUserRecommendedActionsOutput = UserRecommendedActionList;
+
 /** GET /refunds: List refunds */
 export interface ListRefundsInput {
     path: Record<string, never>;
@@ -4939,6 +4975,7 @@ export interface Operations {
     deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
     listAccountRecommendedActions: { input: ListAccountRecommendedActionsInput; output: ListAccountRecommendedActionsOutput };
     executeAccountRecommendedAction: { input: ExecuteAccountRecommendedActionInput; output: ExecuteAccountRecommendedActionOutput };
+    listUserRecommendedActions: { input: ListUserRecommendedActionsInput; output: ListUserRecommendedActionsOutput };
     listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
     retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
     listResolutionCenterCases: { input: ListResolutionCenterCasesInput; output: ListResolutionCenterCasesOutput };
