@@ -756,7 +756,6 @@ export const listReviews = plainList<'listReviews'>(resources.Review, {
   accountParam: null,
   accountColumn: 'reviews.account_id',
   filters: [
-    { param: 'product_id', test: 'equal', sql: ['"reviews"."product_id"'] },
     { param: 'created_after', test: 'after', sql: ['"reviews"."created_at"'] },
     { param: 'created_before', test: 'before', sql: ['"reviews"."created_at"'] },
   ],
