@@ -424,6 +424,7 @@ export const listExperiences = plainList<'listExperiences'>(resources.Experience
   accountParam: 'account_id',
   accountColumn: 'experiences.account_id',
   filters: [
+    { param: 'app_id', test: 'equal', sql: ['"experiences"."app_id"'] },
     { param: 'created_after', test: 'after', sql: ['"experiences"."created_at"'] },
     { param: 'created_before', test: 'before', sql: ['"experiences"."created_at"'] },
   ],
@@ -437,18 +438,6 @@ export const listExperiences = plainList<'listExperiences'>(resources.Experience
 /** GET /experiences/{id}: Retrieve an experience */
 export const retrieveExperience = plainRetrieve<'retrieveExperience'>(resources.Experience, {
   scopes: ['experience:read'],
-});
-
-/** PATCH /experiences/{id}: Update an experience */
-export const updateExperience = plainUpdate<'updateExperience'>(resources.Experience, {
-  scopes: ['experience:update'],
-  table: 'experiences',
-  fields: {
-    name: { column: 'name', merge: false },
-    is_public: { column: 'is_public', merge: false },
-    order: { column: 'order', merge: false },
-  },
-  emits: 'experience.updated',
 });
 
 /** DELETE /experiences/{id}: Delete an experience */
@@ -769,7 +758,6 @@ export const listReviews = plainList<'listReviews'>(resources.Review, {
   accountParam: null,
   accountColumn: 'reviews.account_id',
   filters: [
-    { param: 'product_id', test: 'equal', sql: ['"reviews"."product_id"'] },
     { param: 'created_after', test: 'after', sql: ['"reviews"."created_at"'] },
     { param: 'created_before', test: 'before', sql: ['"reviews"."created_at"'] },
   ],

@@ -8,11 +8,13 @@ import { creativesOf } from '../handlers/ads/creatives.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { matchRatesOf, platformAudienceIdsOf } from '../handlers/audiences/build-model.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
+import { imageOf } from '../handlers/experiences/experience-fields.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
+import { attachmentsOf } from '../handlers/reviews/review-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
@@ -275,6 +277,33 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.AppBuild>,
+  AppLog: {
+    name: 'AppLog',
+    noun: 'app log',
+    table: 'app_logs',
+    columns: '"app_logs".*',
+    from: '"app_logs"',
+    live: null,
+    byId: 'select "app_logs".* from "app_logs" where "app_logs"."id" = $1',
+    byIdForUpdate: 'select "app_logs".* from "app_logs" where "app_logs"."id" = $1 for update of "app_logs"',
+    bareRows: true,
+    view: (row: Row): T.AppLog => ({
+      id: row.id,
+      app_id: row.app_id,
+      app_build_id: row.app_build_id,
+      source: row.source,
+      level: row.level,
+      message: row.message,
+      stack: row.stack,
+      request_id: row.request_id,
+      request_method: row.request_method,
+      request_path: row.request_path,
+      response_status: row.response_status,
+      outcome: row.outcome,
+      wall_time_ms: row.wall_time_ms,
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.AppLog>,
   Domain: {
     name: 'Domain',
     noun: 'domain',
@@ -590,11 +619,11 @@ export const resources = {
     name: 'Experience',
     noun: 'experience',
     table: 'experiences',
-    columns: '"experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products"',
-    from: '"experiences"',
+    columns: '"experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products"',
+    from: '"experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id"',
     live: '"experiences"."deleted_at" is null',
-    byId: 'select "experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" where "experiences"."id" = $1 and "experiences"."deleted_at" is null',
-    byIdForUpdate: 'select "experiences".*, (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" where "experiences"."id" = $1 and "experiences"."deleted_at" is null for update of "experiences"',
+    byId: 'select "experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id" where "experiences"."id" = $1 and "experiences"."deleted_at" is null',
+    byIdForUpdate: 'select "experiences".*, "app"."id" as "app.id", "app"."name" as "app.name", (select json_build_object(\'id\', f.id, \'filename\', f.filename, \'visibility\', f.visibility) from files f where f.id = experiences.logo_file_id) as "$image", (select coalesce(json_agg(json_build_object(\'id\', p.id, \'title\', p.title) order by ep.created_at, p.id), \'[]\'::json) from experience_products ep join products p on p.id = ep.product_id where ep.experience_id = experiences.id and p.deleted_at is null) as "$products" from "experiences" left join "apps" as "app" on "app"."id" = "experiences"."app_id" where "experiences"."id" = $1 and "experiences"."deleted_at" is null for update of "experiences"',
     bareRows: false,
     view: (row: Row): T.Experience => ({
       id: row.id,
@@ -602,6 +631,9 @@ export const resources = {
       name: row.name,
       is_public: row.is_public,
       order: row.order,
+      app_id: row.app_id,
+      app: row.app_id === null ? null : { id: row['app.id'], name: row['app.name'] },
+      image: imageOf(row),
       products: row['$products'],
       created_at: row.created_at,
       updated_at: row.updated_at,
@@ -1067,6 +1099,8 @@ export const resources = {
       title: row.title,
       value: row.value === null ? null : money(Number(row.value), row.currency),
       payment_id: row.payment_id,
+      member_id: row.member_id,
+      membership_id: row.membership_id,
       product_id: row.product_id,
       plan_id: row.plan_id,
       context: row.context,
@@ -1205,11 +1239,11 @@ export const resources = {
     name: 'Review',
     noun: 'review',
     table: 'reviews',
-    columns: '"reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username"',
+    columns: '"reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments"',
     from: '"reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id"',
     live: null,
-    byId: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1',
-    byIdForUpdate: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1 for update of "reviews"',
+    byId: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1',
+    byIdForUpdate: 'select "reviews".*, "product"."id" as "product.id", "product"."title" as "product.title", "user"."id" as "user.id", "user"."name" as "user.name", "user"."username" as "user.username", (select coalesce(json_agg(json_build_object(\'id\', f.id, \'filename\', f.filename, \'content_type\', f.content_type, \'visibility\', f.visibility) order by ra.position), \'[]\'::json) from review_attachments ra join files f on f.id = ra.file_id where ra.review_id = reviews.id) as "$attachments" from "reviews" join "products" as "product" on "product"."id" = "reviews"."product_id" join "users" as "user" on "user"."id" = "reviews"."user_id" where "reviews"."id" = $1 for update of "reviews"',
     bareRows: false,
     view: (row: Row): T.Review => ({
       id: row.id,
@@ -1219,6 +1253,7 @@ export const resources = {
       stars: row.stars,
       title: row.title,
       description: row.description,
+      attachments: attachmentsOf(row),
       status: row.status,
       paid_for_product: row.paid_for_product,
       joined_at: row.joined_at,

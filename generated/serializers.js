@@ -168,6 +168,10 @@ function c_AppDomain_7874ef6a6412(v) {
   return o_94f743d98b02(v);
 }
 
+function c_AppLog_f81c5cee348a(v) {
+  return o_b81ab8240e51(v);
+}
+
 function c_App_1835d8f8c8a6(v) {
   return o_3f451495b480(v);
 }
@@ -376,12 +380,20 @@ function c_EventUserProfile_5a448454afe7(v) {
   return o_effd507650fc(v);
 }
 
+function c_ExperienceApp_ba28dbb09bd4(v) {
+  return o_a64cd1bda624(v);
+}
+
+function c_ExperienceImage_0d815c1992b9(v) {
+  return o_cf4fbf5a94b2(v);
+}
+
 function c_ExperienceProduct_d4a569fe6cd7(v) {
   return o_d2d33482cce4(v);
 }
 
-function c_Experience_f6f125d24d0f(v) {
-  return o_af215c1296ce(v);
+function c_Experience_1cf1fab4558a(v) {
+  return o_47ae23726372(v);
 }
 
 function c_ExperimentEvaluation_4712033ed2e5(v) {
@@ -728,8 +740,12 @@ function c_ResolutionCenterCase_702523073ba3(v) {
   return o_031e30d3346f(v);
 }
 
-function c_Review_7bf28000f949(v) {
-  return o_ced98a647a9c(v);
+function c_ReviewAttachment_07fec83c8674(v) {
+  return o_8de06d3bf3fe(v);
+}
+
+function c_Review_4480994638d6(v) {
+  return o_b0835b7f4434(v);
 }
 
 function c_RewardMilestone_2f56c3681ce1(v) {
@@ -808,8 +824,8 @@ function c_TeamMember_f1b19617cc14(v) {
   return o_5870c2dc518f(v);
 }
 
-function c_TrackedEvent_846a8982a7a5(v) {
-  return o_a40902efb21d(v);
+function c_TrackedEvent_c3fc35d68155(v) {
+  return o_f4076ac11d3b(v);
 }
 
 function c_TransferParty_935aeab7c8f6(v) {
@@ -842,6 +858,14 @@ function c_UserBalance_3eca161a916a(v) {
 
 function c_UserBalance_9ca57da5425c(v) {
   return o_53509e2d5c77(v);
+}
+
+function c_UserRecommendedActionList_4faf2d7ef14a(v) {
+  return o_77c7b18edb34(v);
+}
+
+function c_UserRecommendedAction_959a7d55f772(v) {
+  return o_bc0136ce8ff1(v);
 }
 
 function c_User_345daa32a90b(v) {
@@ -3216,6 +3240,34 @@ function o_470efac3489b(v) {
   return out + '}';
 }
 
+function o_47ae23726372(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["is_public"];
+  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["order"];
+  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app"];
+  if (x !== undefined) { out += sep + "\"app\":" + (x === null ? 'null' : c_ExperienceApp_ba28dbb09bd4(x)); sep = ','; }
+  x = v["image"];
+  if (x !== undefined) { out += sep + "\"image\":" + (x === null ? 'null' : c_ExperienceImage_0d815c1992b9(x)); sep = ','; }
+  x = v["products"];
+  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_484b2d26932f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4572,6 +4624,14 @@ function o_77c776ba2d57(v) {
   return out + '}';
 }
 
+function o_77c7b18edb34(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_UserRecommendedAction_959a7d55f772(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_786906d770d4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4781,6 +4841,16 @@ function o_7a9f81524418(v) {
   if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_7b99aee32451(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_c3fc35d68155(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5088,16 +5158,6 @@ function o_810655c9bbed(v) {
   return out + '}';
 }
 
-function o_827b8460c9a2(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_7bf28000f949(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_833af7a98eca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5402,6 +5462,20 @@ function o_8d25cee71a80(v) {
   return out + '}';
 }
 
+function o_8de06d3bf3fe(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_8e35f8d72bc7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5609,16 +5683,6 @@ function o_9991bd730aad(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_ba4bd71dfad4(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_99fb7eb7f0b7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_846a8982a7a5(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5922,54 +5986,6 @@ function o_a3fa0b0eabda(v) {
   return out + '}';
 }
 
-function o_a40902efb21d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_name"];
-  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["custom_name"];
-  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_time"];
-  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action_source"];
-  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["referrer_url"];
-  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["context"];
-  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
-  x = v["duration"];
-  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["resumed"];
-  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_a4b0b24e1152(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5995,6 +6011,16 @@ function o_a5449d7b10ee(v) {
   if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["total"];
   if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_a64cd1bda624(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6208,25 +6234,13 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
-function o_af215c1296ce(v) {
+function o_aef5e03489f6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_public"];
-  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["order"];
-  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["products"];
-  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_4480994638d6(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6310,6 +6324,50 @@ function o_b0784085de8c(v) {
   return out + '}';
 }
 
+function o_b0835b7f4434(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
+  x = v["stars"];
+  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["attachments"];
+  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => c_ReviewAttachment_07fec83c8674(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["paid_for_product"];
+  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b154b2be9132(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_1cf1fab4558a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_b18838dc0900(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6336,16 +6394,6 @@ function o_b18838dc0900(v) {
   return out + '}';
 }
 
-function o_b2950fd72690(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_f6f125d24d0f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_b4b54238ec83(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6363,6 +6411,40 @@ function o_b5012938b1d6(v) {
   if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["reason"];
   if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b81ab8240e51(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["app_build_id"];
+  if (x !== undefined) { out += sep + "\"app_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["level"];
+  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["stack"];
+  if (x !== undefined) { out += sep + "\"stack\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["request_id"];
+  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["request_method"];
+  if (x !== undefined) { out += sep + "\"request_method\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["request_path"];
+  if (x !== undefined) { out += sep + "\"request_path\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["response_status"];
+  if (x !== undefined) { out += sep + "\"response_status\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["wall_time_ms"];
+  if (x !== undefined) { out += sep + "\"wall_time_ms\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6501,6 +6583,38 @@ function o_bbf7c0aa1f76(v) {
   if (x !== undefined) { out += sep + "\"width\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["height"];
   if (x !== undefined) { out += sep + "\"height\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bc0136ce8ff1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["account_name"];
+  if (x !== undefined) { out += sep + "\"account_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["reasoning"];
+  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["cta"];
+  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cta_label"];
+  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["impact_score"];
+  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blocked_capabilities"];
+  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6970,38 +7084,6 @@ function o_cecb83f5a069(v) {
   return out + '}';
 }
 
-function o_ced98a647a9c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
-  x = v["stars"];
-  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["paid_for_product"];
-  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["joined_at"];
-  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_cf0dacc000d5(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7009,6 +7091,14 @@ function o_cf0dacc000d5(v) {
   if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["automatic_languages"];
   if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_cf4fbf5a94b2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7878,6 +7968,58 @@ function o_f289e1b1bd09(v) {
   return out + '}';
 }
 
+function o_f4076ac11d3b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["custom_name"];
+  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_time"];
+  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action_source"];
+  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["referrer_url"];
+  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["context"];
+  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["resumed"];
+  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f487dae33b85(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8184,12 +8326,26 @@ function o_fc5f77bc8b0c(v) {
   return out + '}';
 }
 
+function o_ff8ddef77ede(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AppLog_f81c5cee348a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function r_0017db29319c(v) {
   return c_LedgerAccount_e3c0bd3dd0f6(v);
 }
 
 function r_02ba5c1668ad(v) {
   return o_2189e04c950b(v);
+}
+
+function r_0315c9b2dae2(v) {
+  return c_UserRecommendedActionList_4faf2d7ef14a(v);
 }
 
 function r_0329432e4e25(v) {
@@ -8320,10 +8476,6 @@ function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
 
-function r_21db8de3c774(v) {
-  return c_Review_7bf28000f949(v);
-}
-
 function r_242ed05cbc27(v) {
   return o_31968c8fe3fb(v);
 }
@@ -8364,6 +8516,10 @@ function r_2d3bb78040bd(v) {
   return o_a31883b5e659(v);
 }
 
+function r_2d405533c9ab(v) {
+  return o_b154b2be9132(v);
+}
+
 function r_305afd5ce3aa(v) {
   return o_52aca121d870(v);
 }
@@ -8388,10 +8544,6 @@ function r_37a500c789ac(v) {
   return c_User_b4f93805de63(v);
 }
 
-function r_389510c2bb4f(v) {
-  return o_b2950fd72690(v);
-}
-
 function r_38a2fbe95bc8(v) {
   return c_Variant_f3b84615b732(v);
 }
@@ -8406,6 +8558,10 @@ function r_3a07a58559ca(v) {
 
 function r_3a3c9f5b471d(v) {
   return c_Ad_ba716d08b964(v);
+}
+
+function r_3b7091bd3a6f(v) {
+  return o_ff8ddef77ede(v);
 }
 
 function r_3f41d30ce148(v) {
@@ -8474,6 +8630,10 @@ function r_489579f16a45(v) {
 
 function r_4b28ec2c0302(v) {
   return o_c5c8f92a261b(v);
+}
+
+function r_4b5f03479f2d(v) {
+  return o_aef5e03489f6(v);
 }
 
 function r_4b77f7c4bf2c(v) {
@@ -8672,10 +8832,6 @@ function r_7cd1ea121265(v) {
   return o_056bdeb22851(v);
 }
 
-function r_7d17c25ea40d(v) {
-  return c_Experience_f6f125d24d0f(v);
-}
-
 function r_805132041955(v) {
   return c_ResolutionCenterCase_702523073ba3(v);
 }
@@ -8834,6 +8990,10 @@ function r_9ec5214c24d2(v) {
 
 function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
+}
+
+function r_a2394299b177(v) {
+  return c_TrackedEvent_c3fc35d68155(v);
 }
 
 function r_a48128c9ab76(v) {
@@ -9056,10 +9216,6 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
-function r_da80c3b58188(v) {
-  return c_TrackedEvent_846a8982a7a5(v);
-}
-
 function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
@@ -9076,12 +9232,12 @@ function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
 }
 
-function r_e1a0fdcc5bb5(v) {
-  return c_ExternalAccountConnectLink_13c014306cbc(v);
+function r_e12d3ef7bfcd(v) {
+  return o_7b99aee32451(v);
 }
 
-function r_e2a6d1dd1aaa(v) {
-  return o_827b8460c9a2(v);
+function r_e1a0fdcc5bb5(v) {
+  return c_ExternalAccountConnectLink_13c014306cbc(v);
 }
 
 function r_e2c5cc2c8e38(v) {
@@ -9098,10 +9254,6 @@ function r_e52bad058cba(v) {
 
 function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
-}
-
-function r_e6d8fec06bc5(v) {
-  return o_99fb7eb7f0b7(v);
 }
 
 function r_e789f983743c(v) {
@@ -9180,8 +9332,16 @@ function r_f924d4b4e035(v) {
   return o_8795bb6b4d68(v);
 }
 
+function r_f9c602b1762f(v) {
+  return c_Experience_1cf1fab4558a(v);
+}
+
 function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
+}
+
+function r_fb2d013c67c8(v) {
+  return c_Review_4480994638d6(v);
 }
 
 function r_fcaeb116a5ea(v) {
@@ -9206,7 +9366,7 @@ export const serializers = {
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "archiveSandboxExternalAccountLeadForm": { "2026-09-06": r_c41fb4d16690, "2026-09-02": r_c41fb4d16690, "2026-08-28": r_c41fb4d16690, "2026-08-25": r_7738285448d5, "2026-08-21": r_7738285448d5, "2026-08-14": r_7738285448d5, "2026-08-07": r_7738285448d5, "2026-07-30": r_7738285448d5, "2026-07-23": r_7738285448d5, "2026-07-22": r_7738285448d5, "2026-07-20": r_7738285448d5, "2025-01-01": r_7738285448d5 },
-  "attachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "attachExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
@@ -9238,8 +9398,8 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
-  "createEvent": { "2026-09-06": r_da80c3b58188, "2026-09-02": r_da80c3b58188, "2026-08-28": r_da80c3b58188, "2026-08-25": r_da80c3b58188, "2026-08-21": r_da80c3b58188, "2026-08-14": r_da80c3b58188, "2026-08-07": r_da80c3b58188, "2026-07-30": r_da80c3b58188, "2026-07-23": r_da80c3b58188, "2026-07-22": r_da80c3b58188, "2026-07-20": r_da80c3b58188, "2025-01-01": r_da80c3b58188 },
-  "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "createEvent": { "2026-09-06": r_a2394299b177, "2026-09-02": r_a2394299b177, "2026-08-28": r_a2394299b177, "2026-08-25": r_a2394299b177, "2026-08-21": r_a2394299b177, "2026-08-14": r_a2394299b177, "2026-08-07": r_a2394299b177, "2026-07-30": r_a2394299b177, "2026-07-23": r_a2394299b177, "2026-07-22": r_a2394299b177, "2026-07-20": r_a2394299b177, "2025-01-01": r_a2394299b177 },
+  "createExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "createExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
@@ -9254,7 +9414,7 @@ export const serializers = {
   "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
-  "createReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
+  "createReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
   "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -9281,8 +9441,9 @@ export const serializers = {
   "deleteSocialAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
-  "detachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "detachExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
+  "duplicateExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "estimateAdGroupReach": { "2026-09-06": r_fcd57b2bb62f, "2026-09-02": r_fcd57b2bb62f, "2026-08-28": r_fcd57b2bb62f, "2026-08-25": r_fcd57b2bb62f, "2026-08-21": r_fcd57b2bb62f, "2026-08-14": r_fcd57b2bb62f, "2026-08-07": r_fcd57b2bb62f, "2026-07-30": r_fcd57b2bb62f, "2026-07-23": r_fcd57b2bb62f, "2026-07-22": r_fcd57b2bb62f, "2026-07-20": r_fcd57b2bb62f, "2025-01-01": r_fcd57b2bb62f },
@@ -9300,6 +9461,7 @@ export const serializers = {
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
+  "listAppLogs": { "2026-09-06": r_3b7091bd3a6f, "2026-09-02": r_3b7091bd3a6f, "2026-08-28": r_3b7091bd3a6f, "2026-08-25": r_3b7091bd3a6f, "2026-08-21": r_3b7091bd3a6f, "2026-08-14": r_3b7091bd3a6f, "2026-08-07": r_3b7091bd3a6f, "2026-07-30": r_3b7091bd3a6f, "2026-07-23": r_3b7091bd3a6f, "2026-07-22": r_3b7091bd3a6f, "2026-07-20": r_3b7091bd3a6f, "2025-01-01": r_3b7091bd3a6f },
   "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
   "listAudiences": { "2026-09-06": r_5d6754090947, "2026-09-02": r_5d6754090947, "2026-08-28": r_5d6754090947, "2026-08-25": r_ddde4f552e80, "2026-08-21": r_fce17e8105a3, "2026-08-14": r_fce17e8105a3, "2026-08-07": r_fce17e8105a3, "2026-07-30": r_fce17e8105a3, "2026-07-23": r_fce17e8105a3, "2026-07-22": r_fce17e8105a3, "2026-07-20": r_fce17e8105a3, "2025-01-01": r_fce17e8105a3 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
@@ -9314,8 +9476,8 @@ export const serializers = {
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
-  "listEvents": { "2026-09-06": r_e6d8fec06bc5, "2026-09-02": r_e6d8fec06bc5, "2026-08-28": r_e6d8fec06bc5, "2026-08-25": r_e6d8fec06bc5, "2026-08-21": r_e6d8fec06bc5, "2026-08-14": r_e6d8fec06bc5, "2026-08-07": r_e6d8fec06bc5, "2026-07-30": r_e6d8fec06bc5, "2026-07-23": r_e6d8fec06bc5, "2026-07-22": r_e6d8fec06bc5, "2026-07-20": r_e6d8fec06bc5, "2025-01-01": r_e6d8fec06bc5 },
-  "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
+  "listEvents": { "2026-09-06": r_e12d3ef7bfcd, "2026-09-02": r_e12d3ef7bfcd, "2026-08-28": r_e12d3ef7bfcd, "2026-08-25": r_e12d3ef7bfcd, "2026-08-21": r_e12d3ef7bfcd, "2026-08-14": r_e12d3ef7bfcd, "2026-08-07": r_e12d3ef7bfcd, "2026-07-30": r_e12d3ef7bfcd, "2026-07-23": r_e12d3ef7bfcd, "2026-07-22": r_e12d3ef7bfcd, "2026-07-20": r_e12d3ef7bfcd, "2025-01-01": r_e12d3ef7bfcd },
+  "listExperiences": { "2026-09-06": r_2d405533c9ab, "2026-09-02": r_2d405533c9ab, "2026-08-28": r_2d405533c9ab, "2026-08-25": r_2d405533c9ab, "2026-08-21": r_2d405533c9ab, "2026-08-14": r_2d405533c9ab, "2026-08-07": r_2d405533c9ab, "2026-07-30": r_2d405533c9ab, "2026-07-23": r_2d405533c9ab, "2026-07-22": r_2d405533c9ab, "2026-07-20": r_2d405533c9ab, "2025-01-01": r_2d405533c9ab },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
   "listExternalAccountLeadForms": { "2026-09-06": r_f924d4b4e035, "2026-09-02": r_f924d4b4e035, "2026-08-28": r_f924d4b4e035, "2026-08-25": r_c173daa80b6e, "2026-08-21": r_c173daa80b6e, "2026-08-14": r_c173daa80b6e, "2026-08-07": r_c173daa80b6e, "2026-07-30": r_c173daa80b6e, "2026-07-23": r_c173daa80b6e, "2026-07-22": r_c173daa80b6e, "2026-07-20": r_c173daa80b6e, "2025-01-01": r_c173daa80b6e },
@@ -9344,7 +9506,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
   "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_4b28ec2c0302, "2026-07-22": r_4b28ec2c0302, "2026-07-20": r_4b28ec2c0302, "2025-01-01": r_4b28ec2c0302 },
-  "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
+  "listReviews": { "2026-09-06": r_4b5f03479f2d, "2026-09-02": r_4b5f03479f2d, "2026-08-28": r_4b5f03479f2d, "2026-08-25": r_4b5f03479f2d, "2026-08-21": r_4b5f03479f2d, "2026-08-14": r_4b5f03479f2d, "2026-08-07": r_4b5f03479f2d, "2026-07-30": r_4b5f03479f2d, "2026-07-23": r_4b5f03479f2d, "2026-07-22": r_4b5f03479f2d, "2026-07-20": r_4b5f03479f2d, "2025-01-01": r_4b5f03479f2d },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
   "listSocialAccountLeadForms": { "2026-09-06": r_f924d4b4e035, "2026-09-02": r_f924d4b4e035, "2026-08-28": r_f924d4b4e035 },
@@ -9355,6 +9517,7 @@ export const serializers = {
   "listSwaps": { "2026-09-06": r_29cbf6643b8c, "2026-09-02": r_29cbf6643b8c, "2026-08-28": r_29cbf6643b8c, "2026-08-25": r_29cbf6643b8c, "2026-08-21": r_29cbf6643b8c, "2026-08-14": r_29cbf6643b8c, "2026-08-07": r_29cbf6643b8c, "2026-07-30": r_29cbf6643b8c, "2026-07-23": r_29cbf6643b8c, "2026-07-22": r_29cbf6643b8c, "2026-07-20": r_29cbf6643b8c, "2025-01-01": r_29cbf6643b8c },
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
   "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
+  "listUserRecommendedActions": { "2026-09-06": r_0315c9b2dae2, "2026-09-02": r_0315c9b2dae2, "2026-08-28": r_0315c9b2dae2, "2026-08-25": r_0315c9b2dae2, "2026-08-21": r_0315c9b2dae2, "2026-08-14": r_0315c9b2dae2, "2026-08-07": r_0315c9b2dae2, "2026-07-30": r_0315c9b2dae2, "2026-07-23": r_0315c9b2dae2, "2026-07-22": r_0315c9b2dae2, "2026-07-20": r_0315c9b2dae2, "2025-01-01": r_0315c9b2dae2 },
   "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
@@ -9399,7 +9562,7 @@ export const serializers = {
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "retrieveEventStats": { "2026-09-06": r_d059f7d4abf9, "2026-09-02": r_d059f7d4abf9, "2026-08-28": r_d059f7d4abf9, "2026-08-25": r_d059f7d4abf9, "2026-08-21": r_d059f7d4abf9, "2026-08-14": r_d059f7d4abf9, "2026-08-07": r_d059f7d4abf9, "2026-07-30": r_d059f7d4abf9, "2026-07-23": r_d059f7d4abf9, "2026-07-22": r_d059f7d4abf9, "2026-07-20": r_d059f7d4abf9, "2025-01-01": r_d059f7d4abf9 },
-  "retrieveExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "retrieveExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "retrieveExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
@@ -9421,7 +9584,7 @@ export const serializers = {
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
-  "retrieveReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
+  "retrieveReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -9463,7 +9626,7 @@ export const serializers = {
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
-  "updateExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "updateExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },

@@ -181,6 +181,7 @@ export const specData = {
     "ApiLog": "alog_",
     "App": "app_",
     "AppBuild": "apbu_",
+    "AppLog": "aplog_",
     "Domain": "dom_",
     "Audience": "adaud_",
     "Bounty": "bnty_",

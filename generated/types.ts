@@ -616,6 +616,27 @@ export interface AppBuild {
     updated_at: string;
 }
 
+/** One line of an app's runtime logs (the official client's apps.logs). Console lines and exceptions come from the simulated build system's runs over the app's builds (request_id is the run, "<task>:<build id>"); request lines summarise the app's failed requests: requests made with one of the app's API keys that were answered 4xx (level warn) or 5xx (level error), their app_build_id the app's production web build at the time (null when it had none). Kept 7 days. The client's cpu_time_ms and truncated are not shown: nothing here measures CPU time or cuts a message. */
+export interface AppLog {
+    id: string;
+    app_id: string;
+    app_build_id: string | null;
+    source: "console" | "exception" | "request";
+    level: "log" | "debug" | "info" | "warn" | "error";
+    message: string;
+    /** For exceptions: the stack of the error the run failed with. */
+    stack: string | null;
+    request_id: string;
+    request_method: string | null;
+    /** The operation's path template (never the requested path). */
+    request_path: string | null;
+    response_status: number | null;
+    outcome: "success" | "client_error" | "server_error" | null;
+    /** How long the request took. */
+    wall_time_ms: number | null;
+    created_at: string;
+}
+
 /** A hostname serving a hosted app. A route change keeps the old hostname as previous (it redirects). */
 export interface Domain {
     id: string;
@@ -1029,6 +1050,17 @@ export interface ExperienceProduct {
     title: string;
 }
 
+/** The app powering an experience. */
+export interface ExperienceApp {
+    id: string;
+    name: string;
+}
+
+export interface ExperienceImage {
+    /** Downloads the logo: permanent for a public file, signed for an hour for a private one. */
+    url: string;
+}
+
 export interface Experience {
     id: string;
     account_id: string;
@@ -1037,6 +1069,11 @@ export interface Experience {
     is_public: boolean;
     /** Its position among the account's experiences, for display. */
     order: string | null;
+    /** The app powering it; null when the account itself does. */
+    app_id: string | null;
+    app: ExperienceApp | null;
+    /** Its logo; null without one. */
+    image: ExperienceImage | null;
     /** The products it is attached to, in attach order. */
     products: ExperienceProduct[];
     created_at: string;
@@ -1780,6 +1817,10 @@ export interface TrackedEvent {
     value: Money | null;
     /** The payment the event is attributed to. */
     payment_id: string | null;
+    /** The account's member the event's user named. */
+    member_id: string | null;
+    /** The account's membership the event's user named. */
+    membership_id: string | null;
     product_id: string | null;
     plan_id: string | null;
     context: EventContext | null;
@@ -1911,6 +1952,33 @@ export interface RecommendedAction {
     steps: RecommendedActionStep[];
 }
 
+/** A recommended action for a user (the official client's users.recommendActions item). */
+export interface UserRecommendedAction {
+    /** The account a business action is for; null for a personal one. */
+    account_id: string | null;
+    /** That account's title; null for a personal one. */
+    account_name: string | null;
+    action: "create_business" | "become_affiliate" | "create_product" | "create_plan" | "add_payout_method" | "share_checkout_link" | "track_events" | "create_webhook";
+    title: string;
+    description: string;
+    reasoning: string | null;
+    /** The first step's path. */
+    cta: string;
+    cta_label: string;
+    status: "optional";
+    /** 1 to 100; the list is ordered by it, highest first. */
+    impact_score: number | null;
+    icon_url: string | null;
+    blocked_capabilities: string[];
+    /** The chain: the calls that complete the action, in order. */
+    steps: RecommendedActionStep[];
+}
+
+/** A user's recommended actions (the official client's envelope). */
+export interface UserRecommendedActionList {
+    data: UserRecommendedAction[];
+}
+
 /** An account's recommended actions (the official client's envelope). */
 export interface RecommendedActionList {
     data: RecommendedAction[];
@@ -2002,6 +2070,19 @@ export interface ResolutionCenterCaseSummary {
     totals: ResolutionCenterCaseSummaryTotal[];
 }
 
+/** A file the reviewer attached (a file of the files area). */
+export interface ReviewAttachment {
+    id: string;
+    content_type: string | null;
+    filename: string | null;
+    /** Downloads it: permanent for a public file, signed for an hour for a private one. */
+    url: string | null;
+}
+
+export interface ReviewAttachmentRef {
+    id: string;
+}
+
 export interface Review {
     id: string;
     account_id: string;
@@ -2012,6 +2093,8 @@ export interface Review {
     stars: number;
     title: string | null;
     description: string | null;
+    /** The files the reviewer attached, in the order sent. */
+    attachments: ReviewAttachment[];
     status: "pending" | "published" | "removed";
     paid_for_product: boolean;
     /** When the reviewer became a member of the account. */
@@ -2856,6 +2939,15 @@ export interface PromoteAppBuildInput {
 
 export type PromoteAppBuildOutput = AppBuild;
 
+/** GET /apps/{id}/logs: List an app's logs */
+export interface ListAppLogsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; app_build_id?: string; level?: "log" | "debug" | "info" | "warn" | "error"; query?: string; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListAppLogsOutput = Page<AppLog>;
+
 /** GET /domains: List the domains serving apps */
 export interface ListDomainsInput {
     path: Record<string, never>;
@@ -3291,7 +3383,7 @@ export type UpdateEconomicIntelligenceRecommendationOutput = EconomicIntelligenc
 /** GET /experiences: List experiences */
 export interface ListExperiencesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; created_after?: string; created_before?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; app_id?: string; created_after?: string; created_before?: string };
     body: undefined;
 }
 
@@ -3301,7 +3393,7 @@ export type ListExperiencesOutput = Page<Experience>;
 export interface CreateExperienceInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; name?: string; is_public: boolean; order?: string; product_id?: string };
+    body: { account_id: string; app_id?: string; name?: string; is_public: boolean; order?: string; product_id?: string; logo?: { id: string } };
 }
 
 export type CreateExperienceOutput = Experience;
@@ -3319,10 +3411,19 @@ export type RetrieveExperienceOutput = Experience;
 export interface UpdateExperienceInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { name?: string; is_public?: boolean; order?: string | null };
+    body: { name?: string; is_public?: boolean; order?: string | null; logo?: { id: string } | null };
 }
 
 export type UpdateExperienceOutput = Experience;
+
+/** POST /experiences/{id}/duplicate: Duplicate an experience */
+export interface DuplicateExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string };
+}
+
+export type DuplicateExperienceOutput = Experience;
 
 /** DELETE /experiences/{id}: Delete an experience */
 export interface DeleteExperienceInput {
@@ -4138,7 +4239,7 @@ export type CreateWithdrawalOutput = Withdrawal;
 export interface CreateEventInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; duration?: number; resumed?: boolean; source?: "url" | "form" | "manual" | "iframe"; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; name?: string; phone?: string; first_name?: string; last_name?: string; username?: string; city?: string; state?: string; country?: string; postal_code?: string; birthdate?: string; gender?: "male" | "female" } };
+    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; duration?: number; resumed?: boolean; source?: "url" | "form" | "manual" | "iframe"; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string; fbc?: string; fbclid?: string; fbp?: string; fingerprint?: string; ga?: string; gbraid?: string; gclid?: string; ig_sid?: string; ip_address?: string; language?: string; li_fat_id?: string; msclkid?: string; rdt_cid?: string; sccid?: string; screen_resolution?: string; timezone?: string; ttclid?: string; ttp?: string; twclid?: string; user_agent?: string; utm_id?: string; wbraid?: string; fingerprint_confidence?: number }; user: { anonymous_id?: string; user_id?: string; email?: string; external_id?: string; member_id?: string; membership_id?: string; linked_wuid?: string; linked_anonymous_id?: string; name?: string; phone?: string; first_name?: string; last_name?: string; username?: string; city?: string; state?: string; country?: string; postal_code?: string; birthdate?: string; gender?: "male" | "female" } };
 }
 
 export type CreateEventOutput = TrackedEvent;
@@ -4305,6 +4406,15 @@ export interface ExecuteAccountRecommendedActionInput {
 
 export type ExecuteAccountRecommendedActionOutput = RecommendedActionChainExecution;
 
+/** GET /users/{id}/recommend_actions: List a user's recommended actions */
+export interface ListUserRecommendedActionsInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListUserRecommendedActionsOutput = UserRecommendedActionList;
+
 /** GET /refunds: List refunds */
 export interface ListRefundsInput {
     path: Record<string, never>;
@@ -4444,7 +4554,7 @@ export type RetrieveReviewOutput = Review;
 export interface CreateReviewInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { product_id: string; stars: number; title?: string; description?: string };
+    body: { product_id: string; stars: number; title?: string; description?: string; attachments?: ReviewAttachmentRef[] };
 }
 
 export type CreateReviewOutput = Review;
@@ -4976,6 +5086,7 @@ export interface Operations {
     createAppBuild: { input: CreateAppBuildInput; output: CreateAppBuildOutput };
     retrieveAppBuild: { input: RetrieveAppBuildInput; output: RetrieveAppBuildOutput };
     promoteAppBuild: { input: PromoteAppBuildInput; output: PromoteAppBuildOutput };
+    listAppLogs: { input: ListAppLogsInput; output: ListAppLogsOutput };
     listDomains: { input: ListDomainsInput; output: ListDomainsOutput };
     createAudience: { input: CreateAudienceInput; output: CreateAudienceOutput };
     listAudiences: { input: ListAudiencesInput; output: ListAudiencesOutput };
@@ -5028,6 +5139,7 @@ export interface Operations {
     createExperience: { input: CreateExperienceInput; output: CreateExperienceOutput };
     retrieveExperience: { input: RetrieveExperienceInput; output: RetrieveExperienceOutput };
     updateExperience: { input: UpdateExperienceInput; output: UpdateExperienceOutput };
+    duplicateExperience: { input: DuplicateExperienceInput; output: DuplicateExperienceOutput };
     deleteExperience: { input: DeleteExperienceInput; output: DeleteExperienceOutput };
     attachExperience: { input: AttachExperienceInput; output: AttachExperienceOutput };
     detachExperience: { input: DetachExperienceInput; output: DetachExperienceOutput };
@@ -5137,6 +5249,7 @@ export interface Operations {
     deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
     listAccountRecommendedActions: { input: ListAccountRecommendedActionsInput; output: ListAccountRecommendedActionsOutput };
     executeAccountRecommendedAction: { input: ExecuteAccountRecommendedActionInput; output: ExecuteAccountRecommendedActionOutput };
+    listUserRecommendedActions: { input: ListUserRecommendedActionsInput; output: ListUserRecommendedActionsOutput };
     listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
     retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
     listResolutionCenterCases: { input: ListResolutionCenterCasesInput; output: ListResolutionCenterCasesOutput };

@@ -15,13 +15,25 @@ type Buffered = [accountId: string | null, apiKeyId: string | null, userId: stri
 // The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it. Ids begin
 // with the request's time in milliseconds (12 hex digits, then 19 random ones: the uuid's after its version digit),
 // so the primary key's inserts append (migrations/480_api_logs_cheaper_inserts.ts).
-const INSERT_BATCH = `insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method, path, status,
+const INSERT_ROWS = `insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method, path, status,
     outcome, duration_ms, api_version, request_id, created_at)
   select 'alog_' || lpad(to_hex((r->>11)::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 14),
     r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, (r->>7)::int,
     case when (r->>7)::int >= 500 then 'server_error' when (r->>7)::int >= 400 then 'client_error' else 'success' end,
     (r->>8)::int, r->>9, r->>10, timestamptz 'epoch' + (r->>11)::bigint * interval '1 millisecond'
   from json_array_elements($1::json) as r`;
+// A batch with failed requests also keeps a summary of each one made with an app's key among the app's logs
+// (GET /apps/{id}/logs, migrations/451_app_logs.ts), in the same statement; a batch of successes skips the join.
+const INSERT_BATCH_WITH_APP_LOGS = `with logged as (${INSERT_ROWS}
+  returning api_key_id, operation, method, path, status, outcome, duration_ms, request_id, created_at)
+  insert into app_logs (id, account_id, app_id, app_build_id, source, level, message, request_id, request_method,
+    request_path, response_status, outcome, wall_time_ms, created_at)
+  select 'aplog_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, a.id, a.production_web_build_id, 'request',
+    case when l.status >= 500 then 'error' else 'warn' end,
+    l.method || ' ' || l.path || ' answered ' || l.status || ' (' || l.operation || ')', l.request_id, l.method, l.path,
+    l.status, l.outcome, l.duration_ms, l.created_at
+  from logged l join api_keys k on k.id = l.api_key_id join apps a on a.id = k.app_id
+  where l.status >= 400`;
 
 export interface ApiLogWriter {
   record(entry: { principal: Principal; operation: string; method: string; path: string; status: number;
@@ -44,7 +56,9 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
   const writeBatch = async (rows: Buffered[]) => {
     for (let i = 0; i < rows.length; i += batchRows) {
       try {
-        await query(db, INSERT_BATCH, [JSON.stringify(rows.slice(i, i + batchRows))]);
+        const batch = rows.slice(i, i + batchRows);
+        const failed = batch.some((row) => row[7] >= 400);
+        await query(db, failed ? INSERT_BATCH_WITH_APP_LOGS : INSERT_ROWS, [JSON.stringify(batch)]);
       } catch (err) {
         logger.error({ err, rows: Math.min(batchRows, rows.length - i) }, 'api logs not written');
       }

@@ -11,6 +11,7 @@ import { readView } from '../../runtime/plain/stored-resource.js';
 import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
+import { logBuildLine } from './app-log.js';
 
 export const CHECK_APP_BUILD = 'check_app_build';
 export const REVIEW_APP_BUILD = 'review_app_build';
@@ -40,20 +41,30 @@ async function reviewed(trx: Knex, build: { id: string; account_id: string }, ch
 /** draft -> pending when the attachment's SHA-256 is the build's checksum; else rejected, saying what was found. */
 export async function checkAppBuild(db: Knex, id: string): Promise<void> {
   const draft = await db('app_builds as b').join('files as f', 'f.id', 'b.file_id').where('b.id', id)
-    .first('b.status', 'f.storage_key');
+    .first('b.status', 'b.account_id', 'b.app_id', 'f.storage_key');
   if (draft?.status !== 'draft') return;
-  const actual = await sha256Of(draft.storage_key);
+  let actual: string;
+  try {
+    actual = await sha256Of(draft.storage_key);
+  } catch (err) {
+    // The run fails and the job is retried; the app's logs show what went wrong each time.
+    const e = err instanceof Error ? err : new Error(String(err));
+    await logBuildLine(db, { id, account_id: draft.account_id, app_id: draft.app_id }, CHECK_APP_BUILD,
+      { source: 'exception', level: 'error', message: `Reading the attachment failed: ${e.message}`, stack: e.stack });
+    throw err;
+  }
   await db.transaction(async (trx) => {
     const build = await lockBuild(trx, id, 'draft');
     if (!build) return;
     if (actual !== build.checksum.toLowerCase()) {
-      await reviewed(trx, build, {
-        status: transition('AppBuild', build.status, 'fail_check'),
-        review_message: `The attachment's SHA-256 is ${actual}, not the checksum ${build.checksum}`,
-      });
+      const message = `The attachment's SHA-256 is ${actual}, not the checksum ${build.checksum}`;
+      await reviewed(trx, build, { status: transition('AppBuild', build.status, 'fail_check'), review_message: message });
+      await logBuildLine(trx, build, CHECK_APP_BUILD, { source: 'console', level: 'error', message: `Check failed: ${message}; the build is rejected` });
       return;
     }
     await trx('app_builds').where({ id }).update({ status: transition('AppBuild', build.status, 'check'), updated_at: nowMs(trx) });
+    await logBuildLine(trx, build, CHECK_APP_BUILD, { source: 'console', level: 'info',
+      message: `Checked the ${build.platform} build: the attachment's SHA-256 matches its checksum; queued for review` });
     await effectsOn(trx).addJob(...buildJob(REVIEW_APP_BUILD, id));
   });
 }
@@ -65,13 +76,14 @@ export async function reviewAppBuild(db: Knex, id: string): Promise<void> {
     const build = await lockBuild(trx, id, 'pending');
     if (!build) return;
     if (build.supported_app_view_types.length === 0) {
-      await reviewed(trx, build, {
-        status: transition('AppBuild', build.status, 'reject'),
-        review_message: 'The build declares no supported_app_view_types: say which views (hub, dashboard, ...) it serves',
-      });
+      const message = 'The build declares no supported_app_view_types: say which views (hub, dashboard, ...) it serves';
+      await reviewed(trx, build, { status: transition('AppBuild', build.status, 'reject'), review_message: message });
+      await logBuildLine(trx, build, REVIEW_APP_BUILD, { source: 'console', level: 'error', message: `Review rejected the build: ${message}` });
       return;
     }
     await reviewed(trx, build, { status: transition('AppBuild', build.status, 'approve'), review_message: null });
+    await logBuildLine(trx, build, REVIEW_APP_BUILD, { source: 'console', level: 'info',
+      message: `Review approved the ${build.platform} build (views: ${build.supported_app_view_types.join(', ')})` });
     await trx('apps').where({ id: build.app_id, verified: false })
       .update({ verified: true, verified_at: nowMs(trx), updated_at: nowMs(trx) });
   });

@@ -1,19 +1,14 @@
 import type { Handler, HandlerContext } from '../../runtime/handler.js';
-import { ApiError, invalid, notFound } from '../../runtime/errors.js';
+import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { loadOwnFile } from '../files/file-owner.js';
+import { readyOwnFile } from '../files/file-owner.js';
 import { buildJob, CHECK_APP_BUILD } from './build-system.js';
 import { loadApp } from './load-app.js';
 
 /** An uploaded artifact: a ready file the caller created (files are seen only by their creator). */
-async function readyFile(ctx: HandlerContext, id: string, param: string): Promise<string> {
-  const file = await loadOwnFile(ctx, id)
-    .catch((e) => { throw e instanceof ApiError && e.status === 404 ? notFound('file', id, param) : e; });
-  if (file.status !== 'ready') throw new ApiError(400, 'invalid_state', `The file ${id} is not uploaded yet (status ${file.status})`, param);
-  return file.id;
-}
+const readyFile = async (ctx: HandlerContext, id: string, param: string): Promise<string> => (await readyOwnFile(ctx, id, param)).id;
 
 /** POST /app_builds: recorded draft with the check queued in the same transaction; the build system does the rest. */
 export const createAppBuild: Handler<'createAppBuild'> = async ({ body }, ctx) => {

@@ -8,6 +8,7 @@ import { parseInstant } from '../../runtime/instant.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { identify } from './identify.js';
+import { eventUserId } from './event-user.js';
 import { requireAccountsOwn } from './account-references.js';
 
 // The event and its person's running profile in one statement, answering the event's view: the person is updated only
@@ -16,9 +17,9 @@ export const INSERT_EVENT = `
   with e as (
     insert into tracked_events (id, account_id, person_id, event_id, event_name, custom_name, event_time, action_source,
       url, referrer_url, title, value, currency, payment_id, product_id, plan_id, context, duration_ms, resumed,
-      identify_source, user_profile)
+      identify_source, user_profile, member_id, membership_id)
     values ($1, $2, $3, coalesce($4, $1), $5, $6, coalesce($7::timestamptz, date_trunc('milliseconds', now())), $8,
-      $9, $10, $11, $12, $13, $14, $15, $16, $17, $21, $22, $23, $24::jsonb)
+      $9, $10, $11, $12, $13, $14, $15, $16, $17, $21, $22, $23, $24::jsonb, $26, $27)
     on conflict (account_id, event_id) do nothing
     returning *),
   p as (
@@ -39,14 +40,16 @@ export const createEvent: Handler<'createEvent'> = async ({ body }, ctx) => {
     throw invalid(`value must be an amount in ${currency.toUpperCase()} with at most ${currencyDecimals(currency)} decimal places`, 'value');
   }
   await requireAccountsOwn(ctx.db, body.account_id, { payment_id: body.payment_id, product_id: body.product_id, plan_id: body.plan_id });
-  const personId = await identify(ctx.db, body.account_id, body.user, eventTime);
+  const userId = await eventUserId(ctx.db, body.account_id, body.user);
+  const personId = await identify(ctx.db, body.account_id, { ...body.user, user_id: userId }, eventTime);
   const id = newId('cevt_');
   const [row] = await query(ctx.db, INSERT_EVENT, [id, body.account_id, personId, body.event_id ?? null, body.event_name,
     body.custom_name ?? null, eventTime, body.action_source ?? null, body.url ?? null, body.referrer_url ?? null,
     body.title ?? null, value, value === null ? null : currency, body.payment_id ?? null, body.product_id ?? null,
     body.plan_id ?? null, body.context === undefined ? null : JSON.stringify(body.context),
     body.user.email ?? null, body.user.name ?? null, body.user.phone ?? null,
-    body.duration ?? null, body.resumed ?? null, body.source ?? null, JSON.stringify(shown(body.user)), JSON.stringify(profileOf(body.user))]);
+    body.duration ?? null, body.resumed ?? null, body.source ?? null, JSON.stringify(shown(body.user)), JSON.stringify(profileOf(body.user)),
+    body.user.member_id ?? null, body.user.membership_id ?? null]);
   if (row) return resources.TrackedEvent.view(row as Parameters<typeof resources.TrackedEvent.view>[0]);
   const stored = await ctx.db('tracked_events').where({ account_id: body.account_id, event_id: body.event_id! }).first('id');
   return readView(ctx.db, resources.TrackedEvent, stored.id);

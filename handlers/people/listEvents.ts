@@ -7,5 +7,5 @@ export const listEvents: ListHook<'listEvents'> = (events, { identifier }) => {
   events.where((w) => w.where('tracked_events.person_id', identifier)
     .orWhereIn('tracked_events.person_id', (ids) => ids.from('person_identities').select('person_id')
       .whereRaw('person_identities.account_id = tracked_events.account_id')
-      .whereIn('kind', ['anonymous_id', 'user_id', 'email']).andWhere('value', identifier)));
+      .whereIn('kind', ['anonymous_id', 'user_id', 'email', 'external_id']).andWhere('value', identifier)));
 };

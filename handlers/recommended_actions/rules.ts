@@ -19,15 +19,16 @@ const FACTS = `select
   exists (select 1 from webhooks where account_id = $1) as has_webhook`;
 
 type Action = RecommendedAction['action'];
-interface Rule {
-  action: Action; applies: (f: Facts) => boolean; impact: number; title: string; description: string;
+/** A rule over the facts F of an account (or a user): the action it recommends when it applies. */
+export interface Rule<F, A extends string = Action> {
+  action: A; applies: (f: F) => boolean; impact: number; title: string; description: string;
   reasoning: string; cta_label: string; blocked: string[]; steps: RecommendedActionStep[];
 }
 
-const step = (method: RecommendedActionStep['method'], path: string, description: string): RecommendedActionStep => ({ method, path, description });
+export const step = (method: RecommendedActionStep['method'], path: string, description: string): RecommendedActionStep => ({ method, path, description });
 
 /** Highest impact first: the order the list answers in. */
-const RULES: Rule[] = [
+const RULES: Rule<Facts>[] = [
   { action: 'create_product', applies: (f) => !f.has_product, impact: 100, title: 'Create your first product',
     description: 'A product with a variant and a checkout configuration is what buyers pay for.',
     reasoning: 'The account has no live product.', cta_label: 'Create product', blocked: ['accept_card_payments'],
@@ -56,12 +57,17 @@ const RULES: Rule[] = [
     steps: [step('POST', '/webhooks', 'Subscribe your server\'s URL.')] },
 ];
 
+/** The actions of the rules that apply to `facts`, in the rules' order (highest impact first). */
+export function applying<F, A extends string>(rules: Rule<F, A>[], facts: F) {
+  return rules.filter((r) => r.applies(facts)).map((r) => ({
+    action: r.action, title: r.title, description: r.description, reasoning: r.reasoning, cta: r.steps[0]!.path,
+    cta_label: r.cta_label, status: 'optional' as const, impact_score: r.impact, icon_url: null,
+    blocked_capabilities: r.blocked, steps: r.steps,
+  }));
+}
+
 /** The actions the rules recommend for the account now, highest impact first. */
 export async function recommendedActions(db: Knex, accountId: string): Promise<RecommendedAction[]> {
   const [facts] = await query<Facts>(db, FACTS, [accountId]);
-  return RULES.filter((r) => r.applies(facts!)).map((r) => ({
-    action: r.action, title: r.title, description: r.description, reasoning: r.reasoning, cta: r.steps[0]!.path,
-    cta_label: r.cta_label, status: 'optional', impact_score: r.impact, icon_url: null,
-    blocked_capabilities: r.blocked, steps: r.steps,
-  }));
+  return applying(RULES, facts!);
 }

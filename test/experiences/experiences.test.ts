@@ -31,7 +31,7 @@ t('create: defaults, attached to a product at once, event', async () => {
   const bare = await experience(o);
   assert.match(bare.id, /^exp_/);
   assert.equal({ ...bare, id: undefined, created_at: undefined, updated_at: undefined }, {
-    id: undefined, account_id: o.accountId, name: 'New experience', is_public: false, order: null, products: [], created_at: undefined, updated_at: undefined,
+    id: undefined, account_id: o.accountId, name: 'New experience', is_public: false, order: null, app_id: null, app: null, image: null, products: [], created_at: undefined, updated_at: undefined,
   });
   const attached = await experience(o, { name: 'Lessons', product_id: p, is_public: true, order: 'a1' });
   assert.equal(attached.products, [{ id: p, title: 'Course' }]);

@@ -1,0 +1,148 @@
+// The lists of issue 18 on large tables: each table gets LARGE_TABLE_ROWS rows (default 20,000 in the suite; the
+// measurement in the README used 200,000), half of them one account's long history and half spread over many other
+// accounts; then each list is read over HTTP for the long-history account and for a small one, the statements the
+// server ran are captured, and the page read is run again under EXPLAIN (ANALYZE, BUFFERS). A page must walk an index
+// of its table (no sequential scan, no sort of the account's rows: the scan stops after about a page), and the
+// long-history account's page must not read more than a few times what the small account's does.
+import pg from 'pg';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
+
+const ROWS = Number(process.env.LARGE_TABLE_ROWS ?? 20_000);
+const OTHER_ACCOUNTS = 100;
+const PAGE = 20;
+const t = suite('large tables: issue 18 lists');
+let app: TestApp;
+
+// Statements the in-process server runs, recorded while `recording` is set (pg's Client is shared by knex and runtime).
+type Recorded = { text: string; values: unknown[] };
+let recording: Recorded[] | null = null;
+const originalQuery: (this: pg.Client, ...args: any[]) => Promise<any> = pg.Client.prototype.query as any;
+(pg.Client.prototype as any).query = function (this: pg.Client, config: any, values?: any, cb?: any) {
+  if (recording && config) {
+    const text = typeof config === 'string' ? config : config.text;
+    const vals = typeof config === 'string' ? values : config.values;
+    if (typeof text === 'string') recording.push({ text, values: Array.isArray(vals) ? vals : [] });
+  }
+  return (originalQuery as any).call(this, config, values, cb);
+};
+
+interface Owner { key: string; accountId: string }
+let big: Owner;
+let small: Owner;
+let others: string[];
+const ids: Record<string, string> = {};
+
+/** `count` rows of `table` made by `select` over generate_series(1, count) as i, in one statement. */
+const fill = (sql: string) => app.db.raw(sql);
+/** The account of row i: odd rows are the long-history account's, even ones are spread over the others. */
+const accountOf = (i: string) => `case when ${i} % 2 = 1 then '${big.accountId}' else (array[${others.map((o) => `'${o}'`).join(',')}])[(${i} / 2) % ${OTHER_ACCOUNTS} + 1] end`;
+const ago = (i: string) => `now() - (${i} || ' seconds')::interval`;
+
+t.before(async () => { try { await setUp(); } catch (e) { console.error(e); throw e; } });
+async function setUp() {
+  app = await startTestApp();
+  const o = await makeOwner(app.db);
+  big = { key: o.key, accountId: o.accountId };
+  const s = await makeOwner(app.db);
+  small = { key: s.key, accountId: s.accountId };
+  others = [small.accountId];
+  for (let n = 1; n < OTHER_ACCOUNTS; n++) others.push((await makeAccount(app.db, { ownerUserId: o.owner.id })).id as string);
+  const bigKey = await makeKey(app.db, { accountId: big.accountId, role: 'admin' });
+  big.key = bigKey.secret;
+
+  await fill(`insert into people (id, account_id, first_seen_at, last_seen_at)
+    select 'prsn_large' || i, ${accountOf('i')}, ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  await fill(`insert into tracked_events (id, account_id, person_id, event_id, event_name, event_time)
+    select 'cevt_large' || i, ${accountOf('i')}, 'prsn_large' || i, 'cevt_large' || i, 'page', ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  await fill(`insert into apps (id, account_id, name, app_type, deployment, created_at, updated_at)
+    select 'app_large' || i, ${accountOf('i')}, 'App ' || i, 'b2b_app', 'api_integration', ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  ids.bigApp = 'app_large1';
+  ids.smallApp = 'app_large2';
+  await app.db('apps').where({ id: ids.smallApp }).update({ account_id: small.accountId });
+  await fill(`insert into economic_intelligence_recommendations (id, account_id, kind, title, summary, status, expected_tool_calls, created_at, updated_at)
+    select 'eirec_large' || i, ${accountOf('i')}, 'launch_promo_code', 'T', 'S', 'superseded', '[]', ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  await fill(`insert into experiences (id, account_id, name, app_id, created_at, updated_at)
+    select 'exp_large' || i, ${accountOf('i')}, 'E' || i, case when ${accountOf('i')} = '${big.accountId}' then '${ids.bigApp}' end, ${ago('i')}, ${ago('i')}
+    from generate_series(1, ${ROWS}) i`);
+  await fill(`insert into api_logs (id, account_id, api_key_id, credential_kind, operation, method, path, status, outcome, duration_ms, request_id, created_at)
+    select 'alog_large' || i, ${accountOf('i')}, null, 'api_key', 'listPayments', 'GET', '/payments', 200, 'success', 3, 'req_' || i, ${ago('i')}
+    from generate_series(1, ${ROWS}) i`);
+  await fill(`insert into app_logs (id, account_id, app_id, source, level, message, request_id, created_at)
+    select 'aplog_large' || i, ${accountOf('i')}, case when i % 2 = 1 then '${ids.bigApp}' else 'app_large' || (2 * (i % 1000) + 2) end,
+      'console', 'info', 'line ' || i, 'check_app_build:x', ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  // Reviews: the long-history account's ten products each reviewed by a tenth of its reviews' users; the small
+  // account's one product by five.
+  const users = Math.max(50, Math.round(ROWS / 20));
+  await fill(`insert into users (id, username, email) select 'user_large' || u, 'large' || u, 'large' || u || '@example.com' from generate_series(1, ${users}) u`);
+  await fill(`insert into products (id, account_id, title) select 'prod_large' || p, '${big.accountId}', 'P' || p from generate_series(1, ${Math.ceil(ROWS / 2 / users)}) p`);
+  await fill(`insert into products (id, account_id, title) values ('prod_largesmall', '${small.accountId}', 'Small')`);
+  await fill(`insert into reviews (id, account_id, product_id, user_id, stars, status, paid_for_product, created_at, updated_at)
+    select 'rev_large' || i, '${big.accountId}', 'prod_large' || (i / ${users} + 1), 'user_large' || (i % ${users} + 1), 1 + i % 5, 'published', false, ${ago('i')}, ${ago('i')}
+    from generate_series(0, ${Math.ceil(ROWS / 2) - 1}) i`);
+  await fill(`insert into reviews (id, account_id, product_id, user_id, stars, status, paid_for_product)
+    select 'rev_largesmall' || u, '${small.accountId}', 'prod_largesmall', 'user_large' || u, 4, 'published', false from generate_series(1, 5) u`);
+  await app.db.raw('analyze');
+}
+t.after(async () => { (pg.Client.prototype as any).query = originalQuery; await app.close(); });
+
+interface Measured { plan: string; buffers: number; scanned: number; nodes: string[] }
+
+/** Runs the list over HTTP, then EXPLAIN ANALYZE of the statement that read `table`'s page. */
+async function measure(key: string, path: string, query: Record<string, string>, table: string): Promise<Measured> {
+  recording = [];
+  const res = await app.request('GET', path, { token: key, version: HEAD_VERSION, query: { first: String(PAGE), ...query } });
+  const seen = recording;
+  recording = null;
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.ok(res.body.data.length > 0, `${path} lists something`);
+  const reads = seen.filter((s) => /^\s*(select|with)\b/i.test(s.text) && new RegExp(`from "?${table}"?[\\s)]`, 'i').test(s.text) && /limit/i.test(s.text));
+  assert.is(reads.length, 1, `one page read of ${table}: ${seen.map((s) => s.text.slice(0, 80)).join(' | ')}`);
+  if (process.env.LARGE_TABLE_REPORT === 'sql') console.log(reads[0]!.text, JSON.stringify(reads[0]!.values));
+  const client = await (app.db.client as any).acquireConnection();
+  try {
+    const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, { text: `explain (analyze, buffers, format json) ${reads[0]!.text}`, values: reads[0]!.values } as any) as any).rows;
+    const nodes: string[] = [];
+    let scanned = 0;
+    const walk = (n: any) => {
+      nodes.push(`${n['Node Type']}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
+      if (n['Relation Name'] === table) scanned += n['Actual Rows'] * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0);
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk(explained.Plan);
+    const buffers = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
+    return { plan: nodes.join(' > '), buffers, scanned, nodes };
+  } finally {
+    await (app.db.client as any).releaseConnection(client);
+  }
+}
+
+const LISTS: [name: string, table: string, path: (o: 'big' | 'small') => string, query: (o: 'big' | 'small') => Record<string, string>][] = [
+  ['GET /events', 'tracked_events', () => '/events', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /people', 'people', () => '/people', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /apps', 'apps', () => '/apps', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /apps?order=template_usage', 'apps', () => '/apps', (o) => ({ account_id: (o === 'big' ? big : small).accountId, order: 'template_usage' })],
+  ['GET /economic_intelligence', 'economic_intelligence_recommendations', () => '/economic_intelligence', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /experiences', 'experiences', () => '/experiences', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /experiences?app_id', 'experiences', () => '/experiences', (o) => (o === 'big' ? { account_id: big.accountId, app_id: ids.bigApp } : { account_id: small.accountId })],
+  ['GET /reviews', 'reviews', () => '/reviews', (o) => ({ product_id: o === 'big' ? 'prod_large1' : 'prod_largesmall' })],
+  ['GET /api_logs', 'api_logs', () => '/api_logs', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /apps/{id}/logs', 'app_logs', (o) => `/apps/${o === 'big' ? ids.bigApp : ids.smallApp}/logs`, () => ({})],
+];
+
+for (const [name, table, path, query] of LISTS) {
+  t(`${name}: a page walks an index of ${table} and reads about as much for a long history as for a short one`, async () => {
+    const long = await measure(big.key, path('big'), query('big'), table);
+    const short = await measure(small.key, path('small'), query('small'), table);
+    if (process.env.LARGE_TABLE_REPORT) console.log(JSON.stringify({ name, rows: ROWS, long, short }));
+    assert.not.ok(long.nodes.some((n) => n.startsWith(`Seq Scan on ${table}`) || n.startsWith(`Bitmap Heap Scan on ${table}`)), `${name}: ${long.plan}`);
+    assert.not.ok(long.nodes.includes('Sort'), `${name} sorts instead of walking an index: ${long.plan}`);
+    assert.ok(long.scanned <= 4 * PAGE, `${name} scanned ${long.scanned} rows of ${table} for a page of ${PAGE}: ${long.plan}`);
+    assert.ok(long.buffers <= 4 * short.buffers + 40, `${name} read ${long.buffers} buffers for the long history, ${short.buffers} for the short: ${long.plan}`);
+  });
+}
+
+t.run();
