@@ -99,6 +99,10 @@ t('upload rules name their field and write nothing', async () => {
     assert.is(res.status, status, JSON.stringify(body));
     assert.is(res.body.error.param, param, JSON.stringify(body));
   }
+  // Another caller's file does not exist for this one: the same words as an unknown id (handlers/files/ready-files.ts).
+  const theirs = await upload(o.key, { ...ok, attachment: { id: otherFile.id } });
+  assert.is(theirs.body.error.message, `No such file of yours: '${otherFile.id}'. Upload it (POST /files) and finish it first`);
+  assert.match((await upload(o.key, { ...ok, attachment: { id: pending.body.id } })).body.error.message, 'is not uploaded yet');
   assert.is((await app.db('app_builds').where({ app_id: a.id })).length, 0);
   const withSource = await upload(o.key, { ...ok, source_attachment: { id: file.id } });
   assert.is(withSource.body.source_file_id, file.id);
