@@ -246,6 +246,8 @@ export const listAudiences = plainList<'listAudiences'>(resources.Audience, {
   filters: [
     { param: 'source_type', test: 'equal', sql: ['"audiences"."source_type"'] },
     { param: 'source_audience_id', test: 'equal', sql: ['"audiences"."source_audience_id"'] },
+    { param: 'audience_id', test: 'equal', sql: ['"audiences"."id"'] },
+    { param: 'status', test: 'equal', sql: ['"audiences"."status"'] },
   ],
   sorts: { created_at: { column: 'audiences.created_at', kind: 'timestamp' } },
   sortParam: null,

@@ -4,7 +4,9 @@ import type { Row, StoredResource } from '../runtime/plain/stored-resource.js';
 import { money } from '../runtime/money.js';
 import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
+import { creativesOf } from '../handlers/ads/creatives.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
+import { matchRatesOf, platformAudienceIdsOf } from '../handlers/audiences/build-model.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
@@ -124,12 +126,12 @@ export const resources = {
     name: 'Ad',
     noun: 'ad',
     table: 'ads',
-    columns: '"ads".*',
+    columns: '"ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives"',
     from: '"ads"',
     live: '"ads"."deleted_at" is null',
-    byId: 'select "ads".* from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null',
-    byIdForUpdate: 'select "ads".* from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null for update of "ads"',
-    bareRows: true,
+    byId: 'select "ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives" from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null',
+    byIdForUpdate: 'select "ads".*, (select coalesce(json_agg(json_build_object(\'id\', e.c->>\'id\', \'crop\', e.c->\'crop\', \'format\', e.c->\'format\', \'content_type\', f.content_type, \'filename\', f.filename, \'visibility\', f.visibility) order by e.n), \'[]\'::json) from jsonb_array_elements(ads.creatives) with ordinality as e(c, n) left join files f on f.id = e.c->>\'id\') as "$creatives" from "ads" where "ads"."id" = $1 and "ads"."deleted_at" is null for update of "ads"',
+    bareRows: false,
     view: (row: Row): T.Ad => ({
       id: row.id,
       account_id: row.account_id,
@@ -149,6 +151,9 @@ export const resources = {
       post_source: row.post_source,
       post_thumbnail_url: row.post_thumbnail_url,
       external_accounts: row.external_accounts,
+      creatives: creativesOf(row),
+      lead_form: row.lead_form,
+      lead_form_id: row.lead_form_id,
       spend: 0,
       impressions: 0,
       clicks: 0,
@@ -295,12 +300,12 @@ export const resources = {
     name: 'Audience',
     noun: 'audience',
     table: 'audiences',
-    columns: '"audiences".*',
+    columns: '"audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent"',
     from: '"audiences"',
     live: '"audiences"."deleted_at" is null',
-    byId: 'select "audiences".* from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null',
-    byIdForUpdate: 'select "audiences".* from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null for update of "audiences"',
-    bareRows: true,
+    byId: 'select "audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent" from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null',
+    byIdForUpdate: 'select "audiences".*, (case when audiences.status in (\'ready\', \'partial\', \'failed\') then 100 when audiences.total_rows = 0 then 0 else audiences.processed_rows * 100 / audiences.total_rows end) as "$progress_percent" from "audiences" where "audiences"."id" = $1 and "audiences"."deleted_at" is null for update of "audiences"',
+    bareRows: false,
     view: (row: Row): T.Audience => ({
       id: row.id,
       account_id: row.account_id,
@@ -310,6 +315,16 @@ export const resources = {
       source_audience_id: row.source_audience_id,
       lookalike_ratio: row.lookalike_ratio,
       size: row.size,
+      status: row.status,
+      error_message: row.error_message,
+      file_id: row.file_id,
+      column_mapping: row.column_mapping,
+      total_rows: row.total_rows,
+      processed_rows: row.processed_rows,
+      matched_rows: row.matched_rows,
+      progress_percent: row['$progress_percent'],
+      match_rates: matchRatesOf(row),
+      platform_audience_ids: platformAudienceIdsOf(row),
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),

@@ -15,6 +15,7 @@ import { updateAccount } from "../handlers/accounts/updateAccount.js";
 import { createAd } from "../handlers/ads/createAd.js";
 import { createAdCampaign } from "../handlers/ads/createAdCampaign.js";
 import { createAdGroup } from "../handlers/ads/createAdGroup.js";
+import { estimateAdGroupReach } from "../handlers/ads/estimateAdGroupReach.js";
 import { pauseAd } from "../handlers/ads/pauseAd.js";
 import { pauseAdCampaign } from "../handlers/ads/pauseAdCampaign.js";
 import { pauseAdGroup } from "../handlers/ads/pauseAdGroup.js";
@@ -64,9 +65,14 @@ import { evaluateExperiment } from "../handlers/experiments/evaluateExperiment.j
 import { createExport } from "../handlers/exports/createExport.js";
 import { listExports } from "../handlers/exports/listExports.js";
 import { retrieveExport } from "../handlers/exports/retrieveExport.js";
+import { archiveSandboxExternalAccountLeadForm } from "../handlers/external_accounts/archiveSandboxExternalAccountLeadForm.js";
+import { connectExternalAccount } from "../handlers/external_accounts/connectExternalAccount.js";
+import { connectSocialAccount } from "../handlers/external_accounts/connectSocialAccount.js";
 import { createExternalAccount } from "../handlers/external_accounts/createExternalAccount.js";
 import { createSocialAccount } from "../handlers/external_accounts/createSocialAccount.js";
+import { listExternalAccountLeadForms } from "../handlers/external_accounts/listExternalAccountLeadForms.js";
 import { listExternalAccountPosts } from "../handlers/external_accounts/listExternalAccountPosts.js";
+import { listSocialAccountLeadForms } from "../handlers/external_accounts/listSocialAccountLeadForms.js";
 import { listSocialAccountPosts } from "../handlers/external_accounts/listSocialAccountPosts.js";
 import { publishSandboxExternalAccountPost } from "../handlers/external_accounts/publishSandboxExternalAccountPost.js";
 import { completeFile } from "../handlers/files/completeFile.js";
@@ -482,6 +488,21 @@ export const operations: OperationDefinition[] = [
     handler: createAdGroup,
   },
   {
+    id: "estimateAdGroupReach",
+    method: "POST",
+    path: "/ad_groups/estimate_reach",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:read"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f8e0e3ebf9a0, upgrade: null, downgrade: null } },
+    handler: estimateAdGroupReach,
+  },
+  {
     id: "deleteAdGroup",
     method: "DELETE",
     path: "/ad_groups/:id",
@@ -598,7 +619,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_abeab59325a9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_abeab59325a9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_abeab59325a9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d360af5a2e9f, upgrade: transformers.up_createAd_2026_08_25, downgrade: transformers.down_Ad_2026_08_25, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d360af5a2e9f, upgrade: transformers.up_createAd_2026_08_21, downgrade: transformers.down_Ad_2026_08_21, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_08_14, downgrade: transformers.down_Ad_2026_08_14, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_08_07, downgrade: transformers.down_Ad_2026_08_07, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_07_30, downgrade: transformers.down_Ad_2026_07_30, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_07_23, downgrade: transformers.down_Ad_2026_07_23, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_07_22, downgrade: transformers.down_Ad_2026_07_22, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2026_07_20, downgrade: transformers.down_Ad_2026_07_20, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_8c51ab7b6090, upgrade: transformers.up_createAd_2025_01_01, downgrade: transformers.down_Ad_2025_01_01, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_571ae18d5964, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_571ae18d5964, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_571ae18d5964, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1a403fbe071e, upgrade: transformers.up_createAd_2026_08_25, downgrade: transformers.down_Ad_2026_08_25, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1a403fbe071e, upgrade: transformers.up_createAd_2026_08_21, downgrade: transformers.down_Ad_2026_08_21, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_08_14, downgrade: transformers.down_Ad_2026_08_14, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_08_07, downgrade: transformers.down_Ad_2026_08_07, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_07_30, downgrade: transformers.down_Ad_2026_07_30, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_07_23, downgrade: transformers.down_Ad_2026_07_23, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_07_22, downgrade: transformers.down_Ad_2026_07_22, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2026_07_20, downgrade: transformers.down_Ad_2026_07_20, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_631e49d3c3e9, upgrade: transformers.up_createAd_2025_01_01, downgrade: transformers.down_Ad_2025_01_01, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } } },
     handler: createAd,
   },
   {
@@ -643,7 +664,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d8e7591b3798, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d8e7591b3798, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d8e7591b3798, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e1ad3375852b, upgrade: transformers.up_updateAd_2026_08_25, downgrade: transformers.down_Ad_2026_08_25, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e1ad3375852b, upgrade: transformers.up_updateAd_2026_08_21, downgrade: transformers.down_Ad_2026_08_21, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_08_14, downgrade: transformers.down_Ad_2026_08_14, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_08_07, downgrade: transformers.down_Ad_2026_08_07, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_07_30, downgrade: transformers.down_Ad_2026_07_30, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_07_23, downgrade: transformers.down_Ad_2026_07_23, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_07_22, downgrade: transformers.down_Ad_2026_07_22, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2026_07_20, downgrade: transformers.down_Ad_2026_07_20, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_505352ab57d3, upgrade: transformers.up_updateAd_2025_01_01, downgrade: transformers.down_Ad_2025_01_01, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_7a6c05632b9c, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_7a6c05632b9c, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_7a6c05632b9c, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_c7bfd1a7dafb, upgrade: transformers.up_updateAd_2026_08_25, downgrade: transformers.down_Ad_2026_08_25, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_c7bfd1a7dafb, upgrade: transformers.up_updateAd_2026_08_21, downgrade: transformers.down_Ad_2026_08_21, olderNames: { "external_accounts": "social_accounts" } }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_08_14, downgrade: transformers.down_Ad_2026_08_14, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_08_07, downgrade: transformers.down_Ad_2026_08_07, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_07_30, downgrade: transformers.down_Ad_2026_07_30, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_07_23, downgrade: transformers.down_Ad_2026_07_23, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_07_22, downgrade: transformers.down_Ad_2026_07_22, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2026_07_20, downgrade: transformers.down_Ad_2026_07_20, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6505f47a78cc, upgrade: transformers.up_updateAd_2025_01_01, downgrade: transformers.down_Ad_2025_01_01, olderNames: { "external_accounts": "social_accounts", "existing_post_id": "post_id" } } },
     handler: updateAd,
   },
   {
@@ -928,7 +949,7 @@ export const operations: OperationDefinition[] = [
     list: { defaultPageSize: 10, maxPageSize: 100 },
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_25) }) }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_08_21, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_21) }), olderNames: { "source_type": "audience_type" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_08_14, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_14) }), olderNames: { "source_type": "audience_type" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_08_07, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_07) }), olderNames: { "source_type": "audience_type" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_07_30, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_30) }), olderNames: { "source_type": "audience_type" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_23) }), olderNames: { "source_type": "audience_type" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_22) }), olderNames: { "source_type": "audience_type" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_20) }), olderNames: { "source_type": "audience_type" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_99136b4c28d0, body: null, upgrade: transformers.up_listAudiences_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2025_01_01) }), olderNames: { "source_type": "audience_type" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_2ed63e36b300, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_2ed63e36b300, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_2ed63e36b300, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_2ed63e36b300, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_25) }) }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_08_21, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_21) }), olderNames: { "source_type": "audience_type" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_08_14, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_14) }), olderNames: { "source_type": "audience_type" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_08_07, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_08_07) }), olderNames: { "source_type": "audience_type" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_07_30, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_30) }), olderNames: { "source_type": "audience_type" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_23) }), olderNames: { "source_type": "audience_type" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_22) }), olderNames: { "source_type": "audience_type" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2026_07_20) }), olderNames: { "source_type": "audience_type" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_175dda4b4480, body: null, upgrade: transformers.up_listAudiences_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Audience_2025_01_01) }), olderNames: { "source_type": "audience_type" } } },
     handler: listAudiences,
   },
   {
@@ -943,7 +964,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_bd79dce65d95, upgrade: transformers.up_createAudience_2026_08_25, downgrade: transformers.down_Audience_2026_08_25 }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_08_21, downgrade: transformers.down_Audience_2026_08_21, olderNames: { "source_type": "audience_type" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_08_14, downgrade: transformers.down_Audience_2026_08_14, olderNames: { "source_type": "audience_type" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_08_07, downgrade: transformers.down_Audience_2026_08_07, olderNames: { "source_type": "audience_type" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_07_30, downgrade: transformers.down_Audience_2026_07_30, olderNames: { "source_type": "audience_type" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_07_23, downgrade: transformers.down_Audience_2026_07_23, olderNames: { "source_type": "audience_type" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_07_22, downgrade: transformers.down_Audience_2026_07_22, olderNames: { "source_type": "audience_type" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2026_07_20, downgrade: transformers.down_Audience_2026_07_20, olderNames: { "source_type": "audience_type" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9dfac07db210, upgrade: transformers.up_createAudience_2025_01_01, downgrade: transformers.down_Audience_2025_01_01, olderNames: { "source_type": "audience_type" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1973eb6ee097, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1973eb6ee097, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1973eb6ee097, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6c86c9656905, upgrade: transformers.up_createAudience_2026_08_25, downgrade: transformers.down_Audience_2026_08_25 }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_08_21, downgrade: transformers.down_Audience_2026_08_21, olderNames: { "source_type": "audience_type" } }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_08_14, downgrade: transformers.down_Audience_2026_08_14, olderNames: { "source_type": "audience_type" } }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_08_07, downgrade: transformers.down_Audience_2026_08_07, olderNames: { "source_type": "audience_type" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_07_30, downgrade: transformers.down_Audience_2026_07_30, olderNames: { "source_type": "audience_type" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_07_23, downgrade: transformers.down_Audience_2026_07_23, olderNames: { "source_type": "audience_type" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_07_22, downgrade: transformers.down_Audience_2026_07_22, olderNames: { "source_type": "audience_type" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2026_07_20, downgrade: transformers.down_Audience_2026_07_20, olderNames: { "source_type": "audience_type" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3f5e89daa08b, upgrade: transformers.up_createAudience_2025_01_01, downgrade: transformers.down_Audience_2025_01_01, olderNames: { "source_type": "audience_type" } } },
     handler: createAudience,
   },
   {
@@ -1937,6 +1958,36 @@ export const operations: OperationDefinition[] = [
     handler: createExternalAccount,
   },
   {
+    id: "connectExternalAccount",
+    method: "POST",
+    path: "/external_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectExternalAccount,
+  },
+  {
+    id: "connectExternalAccount",
+    method: "POST",
+    path: "/social_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectExternalAccount,
+  },
+  {
     id: "deleteExternalAccount",
     method: "DELETE",
     path: "/external_accounts/:id",
@@ -2025,6 +2076,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: transformers.down_ExternalAccount_2025_01_01 } },
     handler: updateExternalAccount,
+  },
+  {
+    id: "listExternalAccountLeadForms",
+    method: "GET",
+    path: "/external_accounts/:id/lead_forms",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null } },
+    handler: listExternalAccountLeadForms,
+  },
+  {
+    id: "listExternalAccountLeadForms",
+    method: "GET",
+    path: "/social_accounts/:id/lead_forms",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-08-25": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_08_25) }) }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_08_21) }) }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_08_14) }) }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_08_07) }) }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_07_30) }) }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_07_23) }) }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_07_22) }) }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2026_07_20) }) }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ExternalAccountLeadForm_2025_01_01) }) } },
+    handler: listExternalAccountLeadForms,
   },
   {
     id: "listExternalAccountPosts",
@@ -3452,6 +3533,21 @@ export const operations: OperationDefinition[] = [
     handler: createSandboxCryptoTransfer,
   },
   {
+    id: "archiveSandboxExternalAccountLeadForm",
+    method: "POST",
+    path: "/sandbox/external_accounts/:id/lead_forms/:form_id/archive",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_08_25 }, "2026-08-21": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_08_21 }, "2026-08-14": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_08_14 }, "2026-08-07": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_08_07 }, "2026-07-30": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_07_30 }, "2026-07-23": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_07_23 }, "2026-07-22": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_07_22 }, "2026-07-20": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2026_07_20 }, "2025-01-01": { path: params.path_d2e5f728c826, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_ExternalAccountLeadForm_2025_01_01 } },
+    handler: archiveSandboxExternalAccountLeadForm,
+  },
+  {
     id: "publishSandboxExternalAccountPost",
     method: "POST",
     path: "/sandbox/external_accounts/:id/posts",
@@ -3692,6 +3788,21 @@ export const operations: OperationDefinition[] = [
     handler: createSocialAccount,
   },
   {
+    id: "connectSocialAccount",
+    method: "POST",
+    path: "/social_accounts/connect",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:update"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: { "successor": "/external_accounts/connect" },
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ea3afe556503, upgrade: null, downgrade: null } },
+    handler: connectSocialAccount,
+  },
+  {
     id: "deleteSocialAccount",
     method: "DELETE",
     path: "/social_accounts/:id",
@@ -3735,6 +3846,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_fe133552b68c, upgrade: null, downgrade: null } },
     handler: updateSocialAccount,
+  },
+  {
+    id: "listSocialAccountLeadForms",
+    method: "GET",
+    path: "/social_accounts/:id/lead_forms",
+    auth: ["api_key", "user_token"],
+    scopes: ["social_account:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: { "successor": "/external_accounts/{id}/lead_forms" },
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_73331f5adaed, body: null, upgrade: null, downgrade: null } },
+    handler: listSocialAccountLeadForms,
   },
   {
     id: "listSocialAccountPosts",

@@ -64,6 +64,14 @@ function c_AdCopy_5f0103631431(v) {
   return o_67ee6a25b342(v);
 }
 
+function c_AdCreativeCrop_77c76152d413(v) {
+  return o_bbf7c0aa1f76(v);
+}
+
+function c_AdCreative_255fee255393(v) {
+  return o_b824e0e419d5(v);
+}
+
 function c_AdDeliveryPoint_b6fc3bfef73e(v) {
   return o_69be20c33402(v);
 }
@@ -84,6 +92,10 @@ function c_AdIssue_804d4dbc509e(v) {
   return o_c1c4046497b3(v);
 }
 
+function c_AdLeadForm_c2988a8962fb(v) {
+  return o_512b6ab85023(v);
+}
+
 function c_AdReference_99e9faba7f46(v) {
   return o_77c776ba2d57(v);
 }
@@ -92,16 +104,16 @@ function c_AdTranslations_64997851cfba(v) {
   return o_cf0dacc000d5(v);
 }
 
-function c_Ad_4e3d145eb156(v) {
-  return o_2b73fec01ab4(v);
+function c_Ad_1c24000e14ef(v) {
+  return o_7bcb2ffb5e27(v);
 }
 
-function c_Ad_90c37d388ecb(v) {
-  return o_e4a0da8d57b9(v);
+function c_Ad_8cad123246aa(v) {
+  return o_0907be5852ea(v);
 }
 
-function c_Ad_d04f4210cb0f(v) {
-  return o_dba89a5492c0(v);
+function c_Ad_ba716d08b964(v) {
+  return o_f12ade4a0a99(v);
 }
 
 function c_Address_2d2911263c62(v) {
@@ -152,6 +164,10 @@ function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
 
+function c_AudienceColumnMapping_5ac5c3418325(v) {
+  return o_3e94829e8640(v);
+}
+
 function c_AudienceEngagementRule_4db2634bf677(v) {
   return o_f90ca87eb0b7(v);
 }
@@ -160,16 +176,20 @@ function c_AudienceEngagementRule_e24f30356d34(v) {
   return o_c1120bd15dd3(v);
 }
 
-function c_Audience_90c9ef16fa8e(v) {
-  return o_9869633879f4(v);
+function c_AudienceMatchRate_ba80398fa661(v) {
+  return o_31cbf0986d31(v);
 }
 
-function c_Audience_9da39655fb0f(v) {
-  return o_3209d57d5eb5(v);
+function c_Audience_2dd5dcb7e548(v) {
+  return o_f487dae33b85(v);
 }
 
-function c_Audience_fb6faf132211(v) {
-  return o_e24d2486eb29(v);
+function c_Audience_58d71ce6f56b(v) {
+  return o_257ab6232c5c(v);
+}
+
+function c_Audience_e3f67e17be2b(v) {
+  return o_f73b17c83ea0(v);
 }
 
 function c_BountySubmission_8c018d4277c5(v) {
@@ -366,6 +386,18 @@ function c_Experiment_adb8a09443c8(v) {
 
 function c_Export_a224820d6770(v) {
   return o_f170d2ae2361(v);
+}
+
+function c_ExternalAccountConnectLink_13c014306cbc(v) {
+  return o_8022ab801fab(v);
+}
+
+function c_ExternalAccountLeadForm_6991d82c77a0(v) {
+  return o_13aebde42843(v);
+}
+
+function c_ExternalAccountLeadForm_9efe0c044181(v) {
+  return o_d0820d81a309(v);
 }
 
 function c_ExternalAccountPost_174d9432b01f(v) {
@@ -632,6 +664,10 @@ function c_PromoCode_c27a75245c1c(v) {
   return o_2202cf83f86a(v);
 }
 
+function c_ReachEstimate_82535a5ae229(v) {
+  return o_11f5165e0b5b(v);
+}
+
 function c_RecommendedActionChainExecution_5eeaae2b2d64(v) {
   return o_2b8a6b8f8ccd(v);
 }
@@ -870,6 +906,16 @@ function o_0067e76e46f7(v) {
   return out + '}';
 }
 
+function o_016d6f24c677(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["link_text"];
+  if (x !== undefined) { out += sep + "\"link_text\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_01b6c0c0d014(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1032,6 +1078,16 @@ function o_0730ee6d2ec3(v) {
   return out + '}';
 }
 
+function o_0848f7c778f0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_e3f67e17be2b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_087e72ee11ff(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1103,6 +1159,68 @@ function o_08f7641de828(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["return_url"];
   if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_0907be5852ea(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["translations"];
+  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_accounts"];
+  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1236,6 +1354,16 @@ function o_0ea7bd143d0f(v) {
   return out + '}';
 }
 
+function o_11f5165e0b5b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["users_lower_bound"];
+  if (x !== undefined) { out += sep + "\"users_lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["users_upper_bound"];
+  if (x !== undefined) { out += sep + "\"users_upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_13360620015d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1246,13 +1374,25 @@ function o_13360620015d(v) {
   return out + '}';
 }
 
-function o_1351bd26f9b3(v) {
+function o_13aebde42843(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_fb6faf132211(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["locale"];
+  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["privacy_policy_url"];
+  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["question_labels"];
+  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1926,6 +2066,50 @@ function o_256cb79af21d(v) {
   return out + '}';
 }
 
+function o_257ab6232c5c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_26b36204869c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2117,58 +2301,6 @@ function o_2b177140a004(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_9ff53824f8c8(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_2b73fec01ab4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2378,27 +2510,17 @@ function o_31968c8fe3fb(v) {
   return out + '}';
 }
 
-function o_3209d57d5eb5(v) {
+function o_31cbf0986d31(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["audience_type"];
-  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["lower_bound"];
+  if (x !== undefined) { out += sep + "\"lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["upper_bound"];
+  if (x !== undefined) { out += sep + "\"upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2740,6 +2862,22 @@ function o_3e29d5662fb2(v) {
   return out + '}';
 }
 
+function o_3e94829e8640(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_3f451495b480(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2944,6 +3082,16 @@ function o_430dd07dc48b(v) {
   return out + '}';
 }
 
+function o_4382b6eca32c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["headline"];
+  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_448769f0b909(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3093,6 +3241,16 @@ function o_4a2efce74774(v) {
   if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
   x = v["error_message"];
   if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_4af1c560507e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["label"];
+  if (x !== undefined) { out += sep + "\"label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3255,6 +3413,28 @@ function o_50fb14fe711b(v) {
   let out = '{', sep = '', x;
   x = v["rules"];
   if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_e24f30356d34(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_512b6ab85023(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["form_type"];
+  if (x !== undefined) { out += sep + "\"form_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["phone_verification"];
+  if (x !== undefined) { out += sep + "\"phone_verification\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["intro"];
+  if (x !== undefined) { out += sep + "\"intro\":" + (x === null ? 'null' : o_4382b6eca32c(x)); sep = ','; }
+  x = v["questions"];
+  if (x !== undefined) { out += sep + "\"questions\":" + array(x, (x) => o_4af1c560507e(x)); sep = ','; }
+  x = v["privacy_policy"];
+  if (x !== undefined) { out += sep + "\"privacy_policy\":" + (x === null ? 'null' : o_016d6f24c677(x)); sep = ','; }
+  x = v["disclaimer"];
+  if (x !== undefined) { out += sep + "\"disclaimer\":" + (x === null ? 'null' : o_e7be7bf4078e(x)); sep = ','; }
+  x = v["completion"];
+  if (x !== undefined) { out += sep + "\"completion\":" + (x === null ? 'null' : o_eb0260a63db1(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3441,6 +3621,16 @@ function o_5454ce8384e0(v) {
   if (x !== undefined) { out += sep + "\"effect\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["actions"];
   if (x !== undefined) { out += sep + "\"actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_5455210c9f43(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_8cad123246aa(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3679,16 +3869,6 @@ function o_59e3219efeca(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_96239143eec7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_5ad0a8fe06f7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_90c9ef16fa8e(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -3994,6 +4174,16 @@ function o_68818ab0d5e3(v) {
   return out + '}';
 }
 
+function o_6895fc2b077a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_58d71ce6f56b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_68b59f4eb688(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4119,6 +4309,16 @@ function o_6e2ae5c80622(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payout_bb4060bf4e6d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_6ea92f6c08b2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountLeadForm_9efe0c044181(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -4372,16 +4572,6 @@ function o_7880f5ab0973(v) {
   return out + '}';
 }
 
-function o_79b3e11c0722(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_4e3d145eb156(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_79b47727612e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4548,6 +4738,74 @@ function o_7bb26e3cc3c4(v) {
   return out + '}';
 }
 
+function o_7bcb2ffb5e27(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_7c0197dfab80(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_2dd5dcb7e548(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_7c885d135402(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4693,6 +4951,16 @@ function o_7fa7dad75e4c(v) {
   if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["steps"];
   if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8022ab801fab(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["authorize_url"];
+  if (x !== undefined) { out += sep + "\"authorize_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4863,6 +5131,16 @@ function o_869185774d7a(v) {
   if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8795bb6b4d68(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountLeadForm_6991d82c77a0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5088,6 +5366,16 @@ function o_900255605e3e(v) {
   return out + '}';
 }
 
+function o_90c50dd814fc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_ba716d08b964(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_91ba46c4636f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5231,32 +5519,6 @@ function o_97418834fcff(v) {
   if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_9869633879f4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6014,6 +6276,22 @@ function o_b5012938b1d6(v) {
   return out + '}';
 }
 
+function o_b824e0e419d5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["crop"];
+  if (x !== undefined) { out += sep + "\"crop\":" + (x === null ? 'null' : c_AdCreativeCrop_77c76152d413(x)); sep = ','; }
+  x = v["format"];
+  if (x !== undefined) { out += sep + "\"format\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_b8cb89810e9a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6122,13 +6400,17 @@ function o_bac8671d5a82(v) {
   return out + '}';
 }
 
-function o_bbe4ab15bda3(v) {
+function o_bbf7c0aa1f76(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_d04f4210cb0f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  x = v["x"];
+  if (x !== undefined) { out += sep + "\"x\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["y"];
+  if (x !== undefined) { out += sep + "\"y\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["width"];
+  if (x !== undefined) { out += sep + "\"width\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["height"];
+  if (x !== undefined) { out += sep + "\"height\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6716,6 +6998,28 @@ function o_d06bd967bd62(v) {
   return out + '}';
 }
 
+function o_d0820d81a309(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["locale"];
+  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["privacy_policy_url"];
+  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["question_labels"];
+  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_d1afbd0a9533(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6787,16 +7091,6 @@ function o_d3bd12b80fd0(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payout_6a8eb73d8673(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_d5378bdd7fae(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_90c37d388ecb(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6903,62 +7197,6 @@ function o_d87bda153622(v) {
   if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_dba89a5492c0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["translations"];
-  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["existing_post_id"];
-  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["external_accounts"];
-  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7070,29 +7308,13 @@ function o_df633f7164de(v) {
   return out + '}';
 }
 
-function o_e24d2486eb29(v) {
+function o_e0df1bbb4cb1(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_1c24000e14ef(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -7103,60 +7325,6 @@ function o_e474163eec56(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_e4a0da8d57b9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["existing_post_id"];
-  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7264,6 +7432,16 @@ function o_e790bb73dfa0(v) {
   return out + '}';
 }
 
+function o_e7be7bf4078e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["text"];
+  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e905e691902f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7303,6 +7481,20 @@ function o_eb02605abaa3(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_1fbdc3b94278(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_eb0260a63db1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["headline"];
+  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["button_text"];
+  if (x !== undefined) { out += sep + "\"button_text\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7424,6 +7616,66 @@ function o_f063b887dcf7(v) {
   return out + '}';
 }
 
+function o_f12ade4a0a99(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f170d2ae2361(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7517,6 +7769,52 @@ function o_f289e1b1bd09(v) {
   if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["funds_returned_at"];
   if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f487dae33b85(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -7644,6 +7942,52 @@ function o_f5b16507f769(v) {
   return out + '}';
 }
 
+function o_f73b17c83ea0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f75773e854f9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7738,16 +8082,6 @@ function o_fc5f77bc8b0c(v) {
   return out + '}';
 }
 
-function o_fcc4dd28d93f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_9da39655fb0f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function r_0017db29319c(v) {
   return c_LedgerAccount_e3c0bd3dd0f6(v);
 }
@@ -7808,6 +8142,10 @@ function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
 
+function r_0d0776b00e94(v) {
+  return o_90c50dd814fc(v);
+}
+
 function r_0e820c61f461(v) {
   return c_Export_a224820d6770(v);
 }
@@ -7840,10 +8178,6 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
-function r_18f057882095(v) {
-  return c_Audience_9da39655fb0f(v);
-}
-
 function r_18f8f69a49d5(v) {
   return o_98ac0a5b63cc(v);
 }
@@ -7872,8 +8206,8 @@ function r_1da86b3373bd(v) {
   return c_ApiKey_2fecc8e68dfa(v);
 }
 
-function r_1fe0674a6d10(v) {
-  return o_fcc4dd28d93f(v);
+function r_1e166b0796b0(v) {
+  return c_Ad_1c24000e14ef(v);
 }
 
 function r_2028e41d69ad(v) {
@@ -7904,6 +8238,10 @@ function r_2944ef7844d3(v) {
   return c_AdGroup_36d78ef79e11(v);
 }
 
+function r_297a558e97dd(v) {
+  return o_e0df1bbb4cb1(v);
+}
+
 function r_29c9e0b7fc06(v) {
   return c_Shipment_c447032bf0d2(v);
 }
@@ -7932,12 +8270,12 @@ function r_321d9343827b(v) {
   return c_AccountPreferences_a782df57494d(v);
 }
 
-function r_356973b8a56f(v) {
-  return c_SetupIntentStatus_aa1cb6cc0d09(v);
+function r_344033262be9(v) {
+  return o_5455210c9f43(v);
 }
 
-function r_36a17e3650f7(v) {
-  return c_Audience_fb6faf132211(v);
+function r_356973b8a56f(v) {
+  return c_SetupIntentStatus_aa1cb6cc0d09(v);
 }
 
 function r_37a500c789ac(v) {
@@ -7958,6 +8296,10 @@ function r_392bd8053312(v) {
 
 function r_3a07a58559ca(v) {
   return o_4f6e441f29a7(v);
+}
+
+function r_3a3c9f5b471d(v) {
+  return c_Ad_ba716d08b964(v);
 }
 
 function r_3f41d30ce148(v) {
@@ -8080,10 +8422,6 @@ function r_5a241cbdc027(v) {
   return c_Payment_7dd6e84670dd(v);
 }
 
-function r_5a277e473ad3(v) {
-  return o_bbe4ab15bda3(v);
-}
-
 function r_5bb6dfb35c50(v) {
   return c_CheckoutConfiguration_dc1564265282(v);
 }
@@ -8098,6 +8436,10 @@ function r_5cecf0982411(v) {
 
 function r_5cee8f68867c(v) {
   return c_ResolutionCenterCase_2582ac3c5c91(v);
+}
+
+function r_5d6754090947(v) {
+  return o_7c0197dfab80(v);
 }
 
 function r_5ea5fecdde24(v) {
@@ -8140,10 +8482,6 @@ function r_6687ce4840a7(v) {
   return o_d700f745f9eb(v);
 }
 
-function r_677ebd73b46e(v) {
-  return o_79b3e11c0722(v);
-}
-
 function r_6791086daee3(v) {
   return c_Payout_39bca3629e3a(v);
 }
@@ -8176,8 +8514,8 @@ function r_6eeb29d20cad(v) {
   return c_User_e07cd541d116(v);
 }
 
-function r_6f201f9eee50(v) {
-  return o_5ad0a8fe06f7(v);
+function r_6eef23370b6d(v) {
+  return c_Audience_58d71ce6f56b(v);
 }
 
 function r_6f3242aab502(v) {
@@ -8196,8 +8534,16 @@ function r_737160b51e39(v) {
   return c_SetupIntentStatus_84efa5c4a89d(v);
 }
 
+function r_756d885048db(v) {
+  return c_Audience_e3f67e17be2b(v);
+}
+
 function r_75d0d6d7508a(v) {
   return c_Webhook_4d36bd6b1d7d(v);
+}
+
+function r_7738285448d5(v) {
+  return c_ExternalAccountLeadForm_9efe0c044181(v);
 }
 
 function r_7771ed9eca0e(v) {
@@ -8288,20 +8634,12 @@ function r_8b5bdcfc3472(v) {
   return o_807d0eeb7222(v);
 }
 
-function r_8c32692d00f3(v) {
-  return c_Ad_4e3d145eb156(v);
-}
-
 function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
 }
 
 function r_8c760bd3d1c3(v) {
   return o_23c31e023cee(v);
-}
-
-function r_8c902f22a660(v) {
-  return o_d5378bdd7fae(v);
 }
 
 function r_8cdf9f930b92(v) {
@@ -8380,24 +8718,12 @@ function r_9ebbb1fba0f2(v) {
   return o_df0267949671(v);
 }
 
+function r_9ec5214c24d2(v) {
+  return c_Ad_8cad123246aa(v);
+}
+
 function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
-}
-
-function r_9f5b14cd17a4(v) {
-  return c_Ad_90c37d388ecb(v);
-}
-
-function r_a2d5017c06fd(v) {
-  return c_Audience_90c9ef16fa8e(v);
-}
-
-function r_a2e818b30041(v) {
-  return o_1351bd26f9b3(v);
-}
-
-function r_a4334ef7cb79(v) {
-  return c_Ad_d04f4210cb0f(v);
 }
 
 function r_a48128c9ab76(v) {
@@ -8492,12 +8818,20 @@ function r_c00d535f49a4(v) {
   return o_6a865bd886a0(v);
 }
 
+function r_c173daa80b6e(v) {
+  return o_6ea92f6c08b2(v);
+}
+
 function r_c1c693226406(v) {
   return o_bab8d855f537(v);
 }
 
 function r_c3fb51457cbd(v) {
   return o_7a3b6ed055ac(v);
+}
+
+function r_c41fb4d16690(v) {
+  return c_ExternalAccountLeadForm_6991d82c77a0(v);
 }
 
 function r_c4c0c541eea6(v) {
@@ -8620,8 +8954,20 @@ function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
 
+function r_ddde4f552e80(v) {
+  return o_0848f7c778f0(v);
+}
+
+function r_ddf3057e6004(v) {
+  return c_Audience_2dd5dcb7e548(v);
+}
+
 function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
+}
+
+function r_e1a0fdcc5bb5(v) {
+  return c_ExternalAccountConnectLink_13c014306cbc(v);
 }
 
 function r_e2a6d1dd1aaa(v) {
@@ -8720,12 +9066,24 @@ function r_f8eeebd011e1(v) {
   return c_Withdrawal_3b6db95f9d17(v);
 }
 
+function r_f924d4b4e035(v) {
+  return o_8795bb6b4d68(v);
+}
+
 function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
 
 function r_fcaeb116a5ea(v) {
   return c_AppBuild_87064d6acf70(v);
+}
+
+function r_fcd57b2bb62f(v) {
+  return c_ReachEstimate_82535a5ae229(v);
+}
+
+function r_fce17e8105a3(v) {
+  return o_6895fc2b077a(v);
 }
 
 function r_fec72c6ee977(v) {
@@ -8737,6 +9095,7 @@ export const serializers = {
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "archiveSandboxExternalAccountLeadForm": { "2026-09-06": r_c41fb4d16690, "2026-09-02": r_c41fb4d16690, "2026-08-28": r_c41fb4d16690, "2026-08-25": r_7738285448d5, "2026-08-21": r_7738285448d5, "2026-08-14": r_7738285448d5, "2026-08-07": r_7738285448d5, "2026-07-30": r_7738285448d5, "2026-07-23": r_7738285448d5, "2026-07-22": r_7738285448d5, "2026-07-20": r_7738285448d5, "2025-01-01": r_7738285448d5 },
   "attachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
@@ -8752,14 +9111,16 @@ export const serializers = {
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
   "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
+  "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
+  "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
-  "createAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "createAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "createAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "createApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "createApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "createAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
-  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "createAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -8813,6 +9174,7 @@ export const serializers = {
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
+  "estimateAdGroupReach": { "2026-09-06": r_fcd57b2bb62f, "2026-09-02": r_fcd57b2bb62f, "2026-08-28": r_fcd57b2bb62f, "2026-08-25": r_fcd57b2bb62f, "2026-08-21": r_fcd57b2bb62f, "2026-08-14": r_fcd57b2bb62f, "2026-08-07": r_fcd57b2bb62f, "2026-07-30": r_fcd57b2bb62f, "2026-07-23": r_fcd57b2bb62f, "2026-07-22": r_fcd57b2bb62f, "2026-07-20": r_fcd57b2bb62f, "2025-01-01": r_fcd57b2bb62f },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
   "executeAccountRecommendedAction": { "2026-09-06": r_46bef177a225, "2026-09-02": r_46bef177a225, "2026-08-28": r_46bef177a225, "2026-08-25": r_46bef177a225, "2026-08-21": r_46bef177a225, "2026-08-14": r_46bef177a225, "2026-08-07": r_46bef177a225, "2026-07-30": r_46bef177a225, "2026-07-23": r_46bef177a225, "2026-07-22": r_46bef177a225, "2026-07-20": r_46bef177a225, "2025-01-01": r_46bef177a225 },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
@@ -8822,12 +9184,12 @@ export const serializers = {
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
   "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
-  "listAds": { "2026-09-06": r_5a277e473ad3, "2026-09-02": r_5a277e473ad3, "2026-08-28": r_5a277e473ad3, "2026-08-25": r_8c902f22a660, "2026-08-21": r_8c902f22a660, "2026-08-14": r_677ebd73b46e, "2026-08-07": r_677ebd73b46e, "2026-07-30": r_677ebd73b46e, "2026-07-23": r_677ebd73b46e, "2026-07-22": r_677ebd73b46e, "2026-07-20": r_677ebd73b46e, "2025-01-01": r_677ebd73b46e },
+  "listAds": { "2026-09-06": r_344033262be9, "2026-09-02": r_344033262be9, "2026-08-28": r_344033262be9, "2026-08-25": r_0d0776b00e94, "2026-08-21": r_0d0776b00e94, "2026-08-14": r_297a558e97dd, "2026-08-07": r_297a558e97dd, "2026-07-30": r_297a558e97dd, "2026-07-23": r_297a558e97dd, "2026-07-22": r_297a558e97dd, "2026-07-20": r_297a558e97dd, "2025-01-01": r_297a558e97dd },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
   "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
-  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
+  "listAudiences": { "2026-09-06": r_5d6754090947, "2026-09-02": r_5d6754090947, "2026-08-28": r_5d6754090947, "2026-08-25": r_ddde4f552e80, "2026-08-21": r_fce17e8105a3, "2026-08-14": r_fce17e8105a3, "2026-08-07": r_fce17e8105a3, "2026-07-30": r_fce17e8105a3, "2026-07-23": r_fce17e8105a3, "2026-07-22": r_fce17e8105a3, "2026-07-20": r_fce17e8105a3, "2025-01-01": r_fce17e8105a3 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -8844,6 +9206,7 @@ export const serializers = {
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
+  "listExternalAccountLeadForms": { "2026-09-06": r_f924d4b4e035, "2026-09-02": r_f924d4b4e035, "2026-08-28": r_f924d4b4e035, "2026-08-25": r_c173daa80b6e, "2026-08-21": r_c173daa80b6e, "2026-08-14": r_c173daa80b6e, "2026-08-07": r_c173daa80b6e, "2026-07-30": r_c173daa80b6e, "2026-07-23": r_c173daa80b6e, "2026-07-22": r_c173daa80b6e, "2026-07-20": r_c173daa80b6e, "2025-01-01": r_c173daa80b6e },
   "listExternalAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d, "2026-08-25": r_56424630289a, "2026-08-21": r_c1c693226406, "2026-08-14": r_c1c693226406, "2026-08-07": r_c1c693226406, "2026-07-30": r_c1c693226406, "2026-07-23": r_c1c693226406, "2026-07-22": r_c1c693226406, "2026-07-20": r_c1c693226406, "2025-01-01": r_c1c693226406 },
   "listExternalAccounts": { "2026-09-06": r_4fdec62d3cc5, "2026-09-02": r_4fdec62d3cc5, "2026-08-28": r_4fdec62d3cc5, "2026-08-25": r_8c760bd3d1c3, "2026-08-21": r_8c760bd3d1c3, "2026-08-14": r_8c760bd3d1c3, "2026-08-07": r_8c760bd3d1c3, "2026-07-30": r_8c760bd3d1c3, "2026-07-23": r_8c760bd3d1c3, "2026-07-22": r_8c760bd3d1c3, "2026-07-20": r_8c760bd3d1c3, "2025-01-01": r_8c760bd3d1c3 },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
@@ -8872,6 +9235,7 @@ export const serializers = {
   "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
+  "listSocialAccountLeadForms": { "2026-09-06": r_f924d4b4e035, "2026-09-02": r_f924d4b4e035, "2026-08-28": r_f924d4b4e035 },
   "listSocialAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d },
   "listSocialAccounts": { "2026-09-06": r_4fdec62d3cc5, "2026-09-02": r_4fdec62d3cc5, "2026-08-28": r_4fdec62d3cc5 },
   "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
@@ -8886,7 +9250,7 @@ export const serializers = {
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
-  "pauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "pauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "pauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
@@ -8902,14 +9266,14 @@ export const serializers = {
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
-  "retrieveAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "retrieveAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
   "retrieveAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "retrieveApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "retrieveApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "retrieveAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
-  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "retrieveAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -8969,17 +9333,17 @@ export const serializers = {
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
-  "unpauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "unpauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
-  "updateAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "updateAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "updateApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
-  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
+  "updateAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },

@@ -137,6 +137,11 @@ function down_ExternalAccount_step_2026_08_28(o: any): any {
   return o;
 }
 
+function down_ExternalAccountLeadForm_step_2026_08_28(o: any): any {
+  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  return o;
+}
+
 function down_ExternalAccountPost_step_2026_08_28(o: any): any {
   { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
   return o;
@@ -578,6 +583,11 @@ export function down_ExternalAccount_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_ExternalAccountLeadForm_2026_08_25(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
+  return o;
+}
+
 export function down_ExternalAccountPost_2026_08_25(o: any): any {
   o = down_ExternalAccountPost_step_2026_08_28(o);
   return o;
@@ -721,6 +731,11 @@ export function down_Experiment_2026_08_21(o: any): any {
 
 export function down_ExternalAccount_2026_08_21(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_08_21(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -958,6 +973,11 @@ export function down_Experiment_2026_08_14(o: any): any {
 
 export function down_ExternalAccount_2026_08_14(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_08_14(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -1263,6 +1283,11 @@ export function down_Experiment_2026_08_07(o: any): any {
 
 export function down_ExternalAccount_2026_08_07(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_08_07(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -1597,6 +1622,11 @@ export function down_Experiment_2026_07_30(o: any): any {
 
 export function down_ExternalAccount_2026_07_30(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_07_30(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -1978,6 +2008,11 @@ export function down_Experiment_2026_07_23(o: any): any {
 
 export function down_ExternalAccount_2026_07_23(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_07_23(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -2407,6 +2442,11 @@ export function down_Experiment_2026_07_22(o: any): any {
 
 export function down_ExternalAccount_2026_07_22(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_07_22(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -2868,6 +2908,11 @@ export function down_Experiment_2026_07_20(o: any): any {
 
 export function down_ExternalAccount_2026_07_20(o: any): any {
   o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountLeadForm_2026_07_20(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
   return o;
 }
 
@@ -3381,6 +3426,11 @@ export function down_ExternalAccount_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_ExternalAccountLeadForm_2025_01_01(o: any): any {
+  o = down_ExternalAccountLeadForm_step_2026_08_28(o);
+  return o;
+}
+
 export function down_ExternalAccountPost_2025_01_01(o: any): any {
   o = down_ExternalAccountPost_step_2026_08_28(o);
   o = down_ExternalAccountPost_step_2026_08_25(o);
@@ -3807,6 +3857,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   EconomicIntelligenceRecommendation: { "2026-08-25": down_EconomicIntelligenceRecommendation_2026_08_25, "2026-08-21": down_EconomicIntelligenceRecommendation_2026_08_21, "2026-08-14": down_EconomicIntelligenceRecommendation_2026_08_14, "2026-08-07": down_EconomicIntelligenceRecommendation_2026_08_07, "2026-07-30": down_EconomicIntelligenceRecommendation_2026_07_30, "2026-07-23": down_EconomicIntelligenceRecommendation_2026_07_23, "2026-07-22": down_EconomicIntelligenceRecommendation_2026_07_22, "2026-07-20": down_EconomicIntelligenceRecommendation_2026_07_20, "2025-01-01": down_EconomicIntelligenceRecommendation_2025_01_01 },
   Experiment: { "2026-08-21": down_Experiment_2026_08_21, "2026-08-14": down_Experiment_2026_08_14, "2026-08-07": down_Experiment_2026_08_07, "2026-07-30": down_Experiment_2026_07_30, "2026-07-23": down_Experiment_2026_07_23, "2026-07-22": down_Experiment_2026_07_22, "2026-07-20": down_Experiment_2026_07_20, "2025-01-01": down_Experiment_2025_01_01 },
   ExternalAccount: { "2026-08-25": down_ExternalAccount_2026_08_25, "2026-08-21": down_ExternalAccount_2026_08_21, "2026-08-14": down_ExternalAccount_2026_08_14, "2026-08-07": down_ExternalAccount_2026_08_07, "2026-07-30": down_ExternalAccount_2026_07_30, "2026-07-23": down_ExternalAccount_2026_07_23, "2026-07-22": down_ExternalAccount_2026_07_22, "2026-07-20": down_ExternalAccount_2026_07_20, "2025-01-01": down_ExternalAccount_2025_01_01 },
+  ExternalAccountLeadForm: { "2026-08-25": down_ExternalAccountLeadForm_2026_08_25, "2026-08-21": down_ExternalAccountLeadForm_2026_08_21, "2026-08-14": down_ExternalAccountLeadForm_2026_08_14, "2026-08-07": down_ExternalAccountLeadForm_2026_08_07, "2026-07-30": down_ExternalAccountLeadForm_2026_07_30, "2026-07-23": down_ExternalAccountLeadForm_2026_07_23, "2026-07-22": down_ExternalAccountLeadForm_2026_07_22, "2026-07-20": down_ExternalAccountLeadForm_2026_07_20, "2025-01-01": down_ExternalAccountLeadForm_2025_01_01 },
   ExternalAccountPost: { "2026-08-25": down_ExternalAccountPost_2026_08_25, "2026-08-21": down_ExternalAccountPost_2026_08_21, "2026-08-14": down_ExternalAccountPost_2026_08_14, "2026-08-07": down_ExternalAccountPost_2026_08_07, "2026-07-30": down_ExternalAccountPost_2026_07_30, "2026-07-23": down_ExternalAccountPost_2026_07_23, "2026-07-22": down_ExternalAccountPost_2026_07_22, "2026-07-20": down_ExternalAccountPost_2026_07_20, "2025-01-01": down_ExternalAccountPost_2025_01_01 },
   File: { "2026-08-14": down_File_2026_08_14, "2026-08-07": down_File_2026_08_07, "2026-07-30": down_File_2026_07_30, "2026-07-23": down_File_2026_07_23, "2026-07-22": down_File_2026_07_22, "2026-07-20": down_File_2026_07_20, "2025-01-01": down_File_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },

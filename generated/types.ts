@@ -215,6 +215,59 @@ export interface AdReference {
     id: string;
 }
 
+/** The part of the media shown, as fractions of its width and height from the top left (x + width and y + height at most 1). */
+export interface AdCreativeCrop {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+}
+
+export interface AdCreativeInput {
+    /** A ready image or video file (file_) of the ad's account. */
+    id: string;
+    crop: AdCreativeCrop | null;
+    /** The placement shape the crop is for. */
+    format: "square" | "vertical" | "horizontal" | null;
+}
+
+export interface AdCreative {
+    /** The file (file_). */
+    id: string;
+    crop: AdCreativeCrop | null;
+    format: "square" | "vertical" | "horizontal" | null;
+    /** From the file's content type. */
+    media_type: "image" | "video" | null;
+    /** The file's download link (a private file's is signed anew at each read). */
+    url: string | null;
+}
+
+/** An instant form the ad authors; the network makes it on the ad's facebook page (lead_form_id). */
+export interface AdLeadForm {
+    name: string | null;
+    form_type: "more_volume" | "higher_intent";
+    phone_verification: boolean;
+    intro: { headline: string; description: string | null } | null;
+    questions: Array<{ type: "full_name" | "email" | "phone" | "city" | "country" | "zip_code" | "custom"; label: string }>;
+    privacy_policy: { url: string; link_text: string | null } | null;
+    disclaimer: { title: string; text: string } | null;
+    completion: { headline: string; description: string | null; button_text: string | null; url: string | null } | null;
+}
+
+export interface AdLeadFormInput {
+    name: string;
+    /** Default more_volume. */
+    form_type: "more_volume" | "higher_intent";
+    /** Default false. */
+    phone_verification: boolean;
+    intro: { headline: string; description: string };
+    /** At least one; a custom question needs label (the others default to their name). */
+    questions: Array<{ type: "full_name" | "email" | "phone" | "city" | "country" | "zip_code" | "custom"; label: string }>;
+    privacy_policy: { url: string; link_text: string };
+    disclaimer: { title: string; text: string };
+    completion: { headline: string; description: string; button_text: string; url: string };
+}
+
 export interface AdCampaign {
     id: string;
     account_id: string;
@@ -292,6 +345,12 @@ export interface Ad {
     post_thumbnail_url: string | null;
     /** The external accounts (sacc_) the ad runs under. */
     external_accounts: AdReference[];
+    /** The media the ad shows (files of the files area). */
+    creatives: AdCreative[];
+    /** The instant form the ad authored; null when it reuses one or collects no leads. */
+    lead_form: AdLeadForm | null;
+    /** The network's id of the instant form the ad collects leads with (GET /external_accounts/{id}/lead_forms). */
+    lead_form_id: string | null;
     spend: number;
     impressions: number;
     clicks: number;
@@ -299,6 +358,12 @@ export interface Ad {
     return_on_ad_spend: number;
     created_at: string;
     updated_at: string;
+}
+
+/** How many people a draft targeting can reach, as a range: the network's estimate less 10% to plus 10%, floored (null bounds when the estimate is below 1,000 people, too few for the network to say). */
+export interface ReachEstimate {
+    users_lower_bound: number | null;
+    users_upper_bound: number | null;
 }
 
 export interface AdDeliveryPoint {
@@ -520,6 +585,24 @@ export interface AudienceEngagementRule {
     retention_days: number;
 }
 
+/** The header names of the file's columns holding each identifier. */
+export interface AudienceColumnMapping {
+    email: string | null;
+    phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    country: string | null;
+}
+
+export interface AudienceMatchRate {
+    platform: "meta";
+    status: "calculating" | "available" | "unavailable";
+    /** Percent of usable rows matched, rounded down to ten. */
+    lower_bound: number | null;
+    /** lower_bound + 10 (at most 100). */
+    upper_bound: number | null;
+}
+
 export interface Audience {
     id: string;
     account_id: string;
@@ -531,8 +614,25 @@ export interface Audience {
     source_audience_id: string | null;
     /** A lookalike's share of the network's population, in percent; null otherwise. */
     lookalike_ratio: number | null;
-    /** How many people it holds, computed at creation (see the area's description). */
+    /** How many people it holds, computed at creation (a file list's once built; see the area's description). */
     size: number;
+    /** Where its build on the network is; only ready and partial audiences deliver. */
+    status: "pending" | "processing" | "ready" | "partial" | "failed";
+    /** Why the build failed; null otherwise. */
+    error_message: string | null;
+    /** The CSV file a customer list was uploaded as; null otherwise. */
+    file_id: string | null;
+    column_mapping: AudienceColumnMapping | null;
+    /** Rows of the list (the file's data rows, or the members); 0 until the build reads them. */
+    total_rows: number;
+    processed_rows: number;
+    matched_rows: number;
+    /** processed_rows of total_rows while building; 100 once built. */
+    progress_percent: number;
+    /** Customer lists only; empty for other audiences. */
+    match_rates: AudienceMatchRate[];
+    /** The network's id of the audience, once built. */
+    platform_audience_ids: string[];
     created_at: string;
     updated_at: string;
 }
@@ -973,6 +1073,27 @@ export interface ExternalAccount {
     connected_at: string | null;
     created_at: string;
     updated_at: string;
+}
+
+/** Where the person who owns the profiles grants them (the sandbox network's authorize page). */
+export interface ExternalAccountConnectLink {
+    /** The network's consent page; its state token is single-use. */
+    authorize_url: string;
+    /** The link works until then (30 minutes). */
+    expires_at: string;
+}
+
+/** An instant (lead) form on a facebook page, as the sandbox network holds it: those the page had when it connected and those ads authored (lead_form on POST /ads). */
+export interface ExternalAccountLeadForm {
+    /** The network's id of the form, "<page external_id>_f<n>": what an ad's lead_form_id names. */
+    id: string;
+    external_account_id: string;
+    name: string | null;
+    locale: string | null;
+    privacy_policy_url: string | null;
+    question_labels: string[];
+    status: "active" | "archived";
+    created_at: string;
 }
 
 export interface ExternalAccountPost {
@@ -2439,11 +2560,20 @@ export interface DeleteAdGroupInput {
 
 export type DeleteAdGroupOutput = Deleted;
 
+/** POST /ad_groups/estimate_reach: Estimate an ad group's reach */
+export interface EstimateAdGroupReachInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta"; audiences?: { include?: string[]; exclude?: string[] }; demographics?: { automatic?: boolean; gender?: "all" | "male" | "female"; minimum_age?: number; maximum_age?: number }; devices?: { platforms?: Array<"mobile" | "desktop"> }; languages?: string[] };
+}
+
+export type EstimateAdGroupReachOutput = ReachEstimate;
+
 /** POST /ads: Create an ad */
 export interface CreateAdInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { ad_group_id: string; title?: string; status?: "active" | "paused"; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string; post_source?: "facebook" | "instagram"; external_accounts?: { id: string }[] };
+    body: { ad_group_id: string; title?: string; status?: "active" | "paused"; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string; post_source?: "facebook" | "instagram"; creatives?: AdCreativeInput[]; lead_form?: AdLeadFormInput; lead_form_id?: string; external_accounts?: { id: string }[] };
 }
 
 export type CreateAdOutput = Ad;
@@ -2470,7 +2600,7 @@ export type RetrieveAdOutput = Ad;
 export interface UpdateAdInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string | null; post_source?: "facebook" | "instagram" | null; external_accounts?: { id: string }[] };
+    body: { title?: string; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string | null; post_source?: "facebook" | "instagram" | null; creatives?: AdCreativeInput[]; lead_form?: AdLeadFormInput; lead_form_id?: string | null; external_accounts?: { id: string }[] };
 }
 
 export type UpdateAdOutput = Ad;
@@ -2668,7 +2798,7 @@ export type ListDomainsOutput = Page<Domain>;
 export interface CreateAudienceInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; name: string; source_type: "customer_list" | "engagement" | "lookalike"; engagement?: { rules: Array<{ source: "videos" | "lead_forms" | "social_profiles" | "pages"; external_account_id: string; post_ids?: string[]; retention_days: number }> }; source_audience_id?: string; lookalike_ratio?: number };
+    body: { account_id: string; name: string; source_type: "customer_list" | "engagement" | "lookalike"; engagement?: { rules: Array<{ source: "videos" | "lead_forms" | "social_profiles" | "pages"; external_account_id: string; post_ids?: string[]; retention_days: number }> }; source_audience_id?: string; lookalike_ratio?: number; file_id?: string; column_mapping?: { email?: string; phone?: string; first_name?: string; last_name?: string; country?: string } };
 }
 
 export type CreateAudienceOutput = Audience;
@@ -2676,7 +2806,7 @@ export type CreateAudienceOutput = Audience;
 /** GET /audiences: List audiences */
 export interface ListAudiencesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; source_type?: "customer_list" | "engagement" | "lookalike"; source_audience_id?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; source_type?: "customer_list" | "engagement" | "lookalike"; source_audience_id?: string; audience_id?: string; status?: "pending" | "processing" | "ready" | "partial" | "failed" };
     body: undefined;
 }
 
@@ -3231,6 +3361,15 @@ export interface CreateExternalAccountInput {
 
 export type CreateExternalAccountOutput = ExternalAccount;
 
+/** POST /external_accounts/connect: Start connecting external accounts through the network's consent page */
+export interface ConnectExternalAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta_business" | "tiktok"; redirect_url?: string; scopes?: "advertise"[] };
+}
+
+export type ConnectExternalAccountOutput = ExternalAccountConnectLink;
+
 /** GET /external_accounts: List external accounts */
 export interface ListExternalAccountsInput {
     path: Record<string, never>;
@@ -3276,6 +3415,24 @@ export interface ListExternalAccountPostsInput {
 
 export type ListExternalAccountPostsOutput = Page<ExternalAccountPost>;
 
+/** GET /external_accounts/{id}/lead_forms: List a page's active instant forms */
+export interface ListExternalAccountLeadFormsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListExternalAccountLeadFormsOutput = Page<ExternalAccountLeadForm>;
+
+/** POST /sandbox/external_accounts/{id}/lead_forms/{form_id}/archive: Archive an instant form on the sandbox network */
+export interface ArchiveSandboxExternalAccountLeadFormInput {
+    path: { id: string; form_id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ArchiveSandboxExternalAccountLeadFormOutput = ExternalAccountLeadForm;
+
 /** POST /sandbox/external_accounts/{id}/posts: Publish a post on the sandbox network */
 export interface PublishSandboxExternalAccountPostInput {
     path: { id: string };
@@ -3302,6 +3459,15 @@ export interface CreateSocialAccountInput {
 }
 
 export type CreateSocialAccountOutput = ExternalAccount;
+
+/** POST /social_accounts/connect: Start connecting social accounts (deprecated; use POST /external_accounts/connect) */
+export interface ConnectSocialAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "meta_business" | "tiktok"; redirect_url?: string; scopes?: "advertise"[] };
+}
+
+export type ConnectSocialAccountOutput = ExternalAccountConnectLink;
 
 /** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
 export interface RetrieveSocialAccountInput {
@@ -3338,6 +3504,15 @@ export interface ListSocialAccountPostsInput {
 }
 
 export type ListSocialAccountPostsOutput = Page<ExternalAccountPost>;
+
+/** GET /social_accounts/{id}/lead_forms: List a page's active instant forms (deprecated; use GET /external_accounts/{id}/lead_forms) */
+export interface ListSocialAccountLeadFormsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListSocialAccountLeadFormsOutput = Page<ExternalAccountLeadForm>;
 
 /** POST /files: Create a file and its presigned upload destination */
 export interface CreateFileInput {
@@ -4685,6 +4860,7 @@ export interface Operations {
     pauseAdGroup: { input: PauseAdGroupInput; output: PauseAdGroupOutput };
     unpauseAdGroup: { input: UnpauseAdGroupInput; output: UnpauseAdGroupOutput };
     deleteAdGroup: { input: DeleteAdGroupInput; output: DeleteAdGroupOutput };
+    estimateAdGroupReach: { input: EstimateAdGroupReachInput; output: EstimateAdGroupReachOutput };
     createAd: { input: CreateAdInput; output: CreateAdOutput };
     listAds: { input: ListAdsInput; output: ListAdsOutput };
     retrieveAd: { input: RetrieveAdInput; output: RetrieveAdOutput };
@@ -4773,18 +4949,23 @@ export interface Operations {
     listExports: { input: ListExportsInput; output: ListExportsOutput };
     retrieveExport: { input: RetrieveExportInput; output: RetrieveExportOutput };
     createExternalAccount: { input: CreateExternalAccountInput; output: CreateExternalAccountOutput };
+    connectExternalAccount: { input: ConnectExternalAccountInput; output: ConnectExternalAccountOutput };
     listExternalAccounts: { input: ListExternalAccountsInput; output: ListExternalAccountsOutput };
     retrieveExternalAccount: { input: RetrieveExternalAccountInput; output: RetrieveExternalAccountOutput };
     updateExternalAccount: { input: UpdateExternalAccountInput; output: UpdateExternalAccountOutput };
     deleteExternalAccount: { input: DeleteExternalAccountInput; output: DeleteExternalAccountOutput };
     listExternalAccountPosts: { input: ListExternalAccountPostsInput; output: ListExternalAccountPostsOutput };
+    listExternalAccountLeadForms: { input: ListExternalAccountLeadFormsInput; output: ListExternalAccountLeadFormsOutput };
+    archiveSandboxExternalAccountLeadForm: { input: ArchiveSandboxExternalAccountLeadFormInput; output: ArchiveSandboxExternalAccountLeadFormOutput };
     publishSandboxExternalAccountPost: { input: PublishSandboxExternalAccountPostInput; output: PublishSandboxExternalAccountPostOutput };
     listSocialAccounts: { input: ListSocialAccountsInput; output: ListSocialAccountsOutput };
     createSocialAccount: { input: CreateSocialAccountInput; output: CreateSocialAccountOutput };
+    connectSocialAccount: { input: ConnectSocialAccountInput; output: ConnectSocialAccountOutput };
     retrieveSocialAccount: { input: RetrieveSocialAccountInput; output: RetrieveSocialAccountOutput };
     updateSocialAccount: { input: UpdateSocialAccountInput; output: UpdateSocialAccountOutput };
     deleteSocialAccount: { input: DeleteSocialAccountInput; output: DeleteSocialAccountOutput };
     listSocialAccountPosts: { input: ListSocialAccountPostsInput; output: ListSocialAccountPostsOutput };
+    listSocialAccountLeadForms: { input: ListSocialAccountLeadFormsInput; output: ListSocialAccountLeadFormsOutput };
     createFile: { input: CreateFileInput; output: CreateFileOutput };
     retrieveFile: { input: RetrieveFileInput; output: RetrieveFileOutput };
     completeFile: { input: CompleteFileInput; output: CompleteFileOutput };

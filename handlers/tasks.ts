@@ -28,6 +28,7 @@ import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from './economic_in
 import { DELIVER_ADS, deliverAdsTask } from './ads/deliver.js';
 import { externalAccountTasks } from './external_accounts/sandbox-network.js';
 import { appBuildTasks } from './apps/build-system.js';
+import { audienceTasks } from './audiences/build.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -56,6 +57,7 @@ export function taskList(db: Knex): TaskList {
     [DELIVER_ADS]: deliverAdsTask(db),
     ...externalAccountTasks(db),
     ...appBuildTasks(db),
+    ...audienceTasks(db),
   };
 }
 

@@ -12,10 +12,13 @@ import { query } from './request-db.js';
 type Buffered = [accountId: string | null, apiKeyId: string | null, userId: string | null, kind: string, operation: string,
   method: string, path: string, status: number, durationMs: number, version: string | null, requestId: string, atMs: number];
 
-// The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it.
+// The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it. Ids begin
+// with the request's time in milliseconds (12 hex digits, then 19 random ones: the uuid's after its version digit),
+// so the primary key's inserts append (migrations/480_api_logs_cheaper_inserts.ts).
 const INSERT_BATCH = `insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method, path, status,
     outcome, duration_ms, api_version, request_id, created_at)
-  select 'alog_' || replace(gen_random_uuid()::text, '-', ''), r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, (r->>7)::int,
+  select 'alog_' || lpad(to_hex((r->>11)::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 14),
+    r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, (r->>7)::int,
     case when (r->>7)::int >= 500 then 'server_error' when (r->>7)::int >= 400 then 'client_error' else 'success' end,
     (r->>8)::int, r->>9, r->>10, timestamptz 'epoch' + (r->>11)::bigint * interval '1 millisecond'
   from json_array_elements($1::json) as r`;

@@ -76,9 +76,8 @@ export function createApp(options: AppOptions): Koa {
       await next();
       const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
       if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+        // The operation named the type (runtime/operation.ts answerJson): the string keeps it.
         ctx.body = serialize(ctx.body);
-        // Set directly: ctx.type looks the type up in the MIME database on every response.
-        ctx.set('Content-Type', 'application/json; charset=utf-8');
       }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
@@ -133,7 +132,8 @@ export function createApp(options: AppOptions): Koa {
       return serveOpenApi(ctx);
     }
     // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
-    const methods = routes.methodsAt(ctx.path);
+    const matched = routes.matchRequest(ctx);
+    const methods = routes.methodsAt(matched);
     if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
     if (!methods.includes(ctx.method)) {
       const allow = [...methods, 'OPTIONS'].sort().join(', ');
@@ -149,7 +149,7 @@ export function createApp(options: AppOptions): Koa {
         undefined, { Allow: allow });
     }
     // Labelled before credentials are checked, so that refusals count under the operation asked for.
-    ctx.state.operationId = routes.routeNameAt(ctx.path, ctx.method);
+    ctx.state.operationId = routes.routeNameAt(matched, ctx.method);
     const origin = ctx.get('Origin');
     if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);

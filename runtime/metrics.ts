@@ -54,14 +54,24 @@ export function requestMetrics() {
     registers: [registry],
   });
 
+  // Each label set's child, found once: prom-client hashes the labels on every call otherwise. Bounded by the
+  // operations, versions and status classes there are.
+  const counted = new Map<string, { inc(): void }>();
+  const timed = new Map<string, { observe(seconds: number): void }>();
   return {
     registry,
     /** Called once per request when its response is ready; labels come from what the request reached. */
     observe(ctx: Context, seconds: number): void {
       const operation: string = ctx.state.operationId ?? UNKNOWN_OPERATION;
       const statusClass = STATUS_CLASSES[Math.floor(ctx.status / 100) - 1] ?? 'other';
-      requests.inc({ operation, version: ctx.state.version ?? 'none', status_class: statusClass });
-      duration.observe({ operation }, seconds);
+      const version: string = ctx.state.version ?? 'none';
+      const key = `${operation} ${version} ${statusClass}`;
+      let counter = counted.get(key);
+      if (!counter) counted.set(key, (counter = requests.labels({ operation, version, status_class: statusClass })));
+      counter.inc();
+      let timer = timed.get(operation);
+      if (!timer) timed.set(operation, (timer = duration.labels({ operation })));
+      timer.observe(seconds);
       if (ctx.state.idempotentReplay) replays.inc({ operation });
       if (ctx.state.rateLimitedBudget) rateLimited.inc({ budget: ctx.state.rateLimitedBudget });
     },

@@ -149,13 +149,13 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     if (op.method === 'GET') {
       const out = await run(db).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
-      ctx.body = out;
+      answerJson(ctx, out);
       return;
     }
     if (!idempotencyKey) {
       const out = await inTransaction(db, run).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
-      ctx.body = out;
+      answerJson(ctx, out);
       return;
     }
 
@@ -189,8 +189,15 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       }
     }
     ctx.status = outcome.status;
-    ctx.body = outcome.body;
+    answerJson(ctx, outcome.body);
   };
+}
+
+/** The operation's answer, JSON: the type named first, so that Koa's body setter does not look one up (the app
+ * then writes it with the version's serialiser). */
+function answerJson(ctx: Context, body: unknown): void {
+  if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = body;
 }
 
 export function errorBody(e: ApiError, requestId: string) {

@@ -18,13 +18,20 @@ export function versionOn(date: string): string | null {
   return VERSIONS.find((v) => v <= date) ?? null;
 }
 
+// Headers seen and the version each resolves to: clients send a handful of values, each parsed once.
+const resolved = new Map<string, string>();
+const MAX_RESOLVED = 1000;
+
 export function parseVersionDate(value: string, param: string): string {
+  const known = resolved.get(value);
+  if (known) return known;
   const m = FORM.exec(value.trim());
   if (!m || !isRealDate(m[1])) {
     throw invalid(`${param} must be a date such as ${HEAD_VERSION} (optionally with a numeric suffix), not '${value}'`, param);
   }
   const version = versionOn(m[1]);
   if (!version) throw invalid(`${param} ${value} is before the first version, ${DEFAULT_VERSION}`, param);
+  if (resolved.size < MAX_RESOLVED) resolved.set(value, version);
   return version;
 }
 

@@ -1,12 +1,16 @@
 // The rules an ad's fields meet, on create and on update alike: copy against translations, external accounts and
 // the chosen post of the ad's own account. Returns the columns to write.
 import type { Knex } from 'knex';
+import type { Row } from '../../runtime/plain/stored-resource.js';
 import { newId } from '../../runtime/ids.js';
 import { invalid } from '../../runtime/errors.js';
 import { checkCopy, COPY_FIELDS, storedCopy, type Copy, type CopyEntry, type Translations } from './copy.js';
 import { checkExistingPost, checkExternalAccounts } from './references.js';
+import { checkCreatives, type CreativeInput } from './creatives.js';
+import { leadFormColumns, type LeadFormChange } from './lead-forms.js';
 
-export interface AdFields {
+export interface AdFields extends LeadFormChange {
+  creatives?: CreativeInput[];
   primary_texts?: CopyEntry[]; headlines?: CopyEntry[]; descriptions?: CopyEntry[];
   translations?: Translations | null;
   external_accounts?: { id: string }[];
@@ -14,8 +18,11 @@ export interface AdFields {
   post_source?: 'facebook' | 'instagram' | null;
 }
 
-/** `current` is the stored ad (for an update) whose fields stand where the body sends none. */
-export async function adColumns(db: Knex, accountId: string, body: AdFields, current?: Record<string, any>): Promise<Record<string, unknown>> {
+/** `ad` is where the ad lives; `current` is the stored ad (for an update) whose fields stand where the body sends
+ * none. */
+export async function adColumns(db: Knex, ad: Row, body: AdFields,
+  current?: Record<string, any>): Promise<Record<string, unknown>> {
+  const accountId = ad.account_id;
   const out: Record<string, unknown> = {};
   const translations = body.translations !== undefined ? body.translations : (current?.translations ?? null);
   const copy = Object.fromEntries(COPY_FIELDS.map((f) => [f, body[f] ?? current?.[f] ?? []])) as Copy;
@@ -38,6 +45,12 @@ export async function adColumns(db: Knex, accountId: string, body: AdFields, cur
       // The network makes its own post from the copy: that is the post it serves.
       Object.assign(out, { existing_post_id: null, post_id: newId('post_'), post_thumbnail_url: null });
     }
+  }
+  if (body.creatives !== undefined || !current) out.creatives = await checkCreatives(db, accountId, body.creatives ?? []);
+  if (body.lead_form !== undefined || body.lead_form_id !== undefined || body.external_accounts !== undefined) {
+    const { objective } = await db('ad_campaigns').where({ id: ad.ad_campaign_id }).first('objective');
+    Object.assign(out, await leadFormColumns(db, objective, externalAccounts.map((a: { id: string }) => a.id), body,
+      body.external_accounts !== undefined, current));
   }
   if (body.post_source !== undefined && out.post_source === undefined) out.post_source = body.post_source;
   if (chosen && body.post_source != null && body.post_source !== out.post_source && out.post_source !== undefined) {

@@ -11,7 +11,7 @@ import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
 /** POST /ads: in an ad group of the caller's; emits ad.created (and the campaign's delivery change, if any). */
 export const createAd: Handler<'createAd'> = async ({ body }, ctx) => {
   const group = await lockGroup(ctx, body.ad_group_id, 'ad_group_id');
-  const columns = await adColumns(ctx.db, group.account_id, body);
+  const columns = await adColumns(ctx.db, group, body);
   const before = (await deliveryStatuses(ctx.db, [group.ad_campaign_id])).get(group.ad_campaign_id) ?? null;
   const id = newId('ad_');
   await ctx.db('ads').insert({

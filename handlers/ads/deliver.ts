@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { recordEvent } from '../../runtime/events.js';
+import { audienceSizes } from './references.js';
 import { adHour, audienceSize, hourlyBudget, split, type AdHour, type Objective } from './delivery-model.js';
 import { chargeHour, paymentIssue } from './billing.js';
 import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
@@ -24,8 +25,7 @@ async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Reco
   const live = groups.map((g) => ({ g, ads: ads.filter((a) => a.ad_group_id === g.id) })).filter((x) => x.ads.length > 0);
   if (live.length === 0) return [];
   const named = [...new Set(live.flatMap(({ g }) => [...g.audiences.include, ...g.audiences.exclude]))];
-  const sizes = new Map<string, number>(named.length === 0 ? []
-    : (await db('audiences').whereIn('id', named).whereNull('deleted_at').select('id', 'size')).map((a) => [a.id, Number(a.size)]));
+  const sizes = await audienceSizes(db, named);
   const schedule = { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at };
   const groupBudgets = c.budget_optimization === 'ad_group'
     ? live.map(({ g }) => hourlyBudget({ amount: Number(g.budget_amount), type: g.budget_type, spent: Number(g.spent_total) }, schedule))

@@ -40,3 +40,11 @@ export async function checkAudiences(db: Knex, accountId: string, audiences: { i
     if (absent) throw invalid(`No such audience on this account: '${absent}'`, `audiences.${side}`);
   }
 }
+
+/** The sizes of the built live audiences among `ids` (one deleted or not built yet is absent: the delivery model
+ * counts it 0). */
+export async function audienceSizes(db: Knex, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db('audiences').whereIn('id', ids).whereIn('status', ['ready', 'partial']).whereNull('deleted_at').select('id', 'size');
+  return new Map(rows.map((a) => [a.id as string, Number(a.size)]));
+}

@@ -15,7 +15,7 @@ export const updateAd: Handler<'updateAd'> = async ({ path, body }, ctx) => {
   if (!ctx.flag('ad_copy_language_objects') && row.translations) {
     throw invalid(`Ad ${row.id} has translations, which versions before 2026-08-28 cannot express; update it at a later version`, 'translations');
   }
-  const patch: Record<string, unknown> = await adColumns(ctx.db, row.account_id, body, row);
+  const patch: Record<string, unknown> = await adColumns(ctx.db, row, body, row);
   for (const f of ['title', 'call_to_action', 'url'] as const) if (body[f] !== undefined) patch[f] = body[f];
   const changed = Object.keys(patch).length > 0;
   if (changed) await ctx.db('ads').where({ id: row.id }).update({ ...patch, updated_at: nowMs(ctx.db) });

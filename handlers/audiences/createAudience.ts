@@ -3,15 +3,22 @@ import type { HandlerContext } from '../../runtime/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
+import { buildJob } from './build.js';
 import { customerListSize, engagementSize, lookalikeSize, type EngagementRule } from './audience-size.js';
 
 type Body = Parameters<Handler<'createAudience'>>[0]['body'];
 
 /** Which body fields each source_type takes; any other is refused, naming it. */
 const TAKES: Record<Body['source_type'], (keyof Body)[]> = {
-  customer_list: [], engagement: ['engagement'], lookalike: ['source_audience_id', 'lookalike_ratio'],
+  customer_list: ['file_id', 'column_mapping'], engagement: ['engagement'], lookalike: ['source_audience_id', 'lookalike_ratio'],
 };
-const DEFINITION_FIELDS: (keyof Body)[] = ['engagement', 'source_audience_id', 'lookalike_ratio'];
+const DEFINITION_FIELDS: (keyof Body)[] = ['engagement', 'source_audience_id', 'lookalike_ratio', 'file_id', 'column_mapping'];
+/** The largest customer list file the network takes. */
+export const MAX_LIST_BYTES = 10 * 1024 * 1024;
+const LIST_CONTENT_TYPES = ['text/csv', 'text/plain'];
+/** Only built audiences have the size a lookalike multiplies. */
+const BUILT = ['ready', 'partial'];
 
 /** Platforms each engagement source exists on. */
 const SOURCE_PLATFORMS: Record<EngagementRule['source'], string[]> = {
@@ -29,7 +36,8 @@ export const createAudience: Handler<'createAudience'> = async ({ body }, ctx) =
       throw invalid(`A ${body.source_type} audience does not take ${field}`, field);
     }
   }
-  let definition: { engagement: string | null; source_audience_id: string | null; lookalike_ratio: number | null; size: number };
+  let definition: { engagement: string | null; source_audience_id: string | null; lookalike_ratio: number | null; size: number;
+    file_id?: string; column_mapping?: string };
   if (body.source_type === 'engagement') {
     if (!body.engagement) throw invalid('An engagement audience needs engagement.rules', 'engagement');
     const rules = await checkRules(ctx, body.account_id, body.engagement.rules);
@@ -41,18 +49,37 @@ export const createAudience: Handler<'createAudience'> = async ({ body }, ctx) =
       .whereNull('deleted_at').first();
     if (!source) throw notFound('audience', body.source_audience_id, 'source_audience_id');
     if (source.source_type === 'lookalike') throw invalid('A lookalike cannot be made from another lookalike', 'source_audience_id');
+    if (!BUILT.includes(source.status)) throw invalid(`Audience ${source.id} is ${source.status}: a lookalike needs a built source`, 'source_audience_id');
     const ratio = body.lookalike_ratio ?? 1;
     definition = { engagement: null, source_audience_id: source.id, lookalike_ratio: ratio,
       size: lookalikeSize(Number(source.size), ratio) };
+  } else if (body.file_id !== undefined) {
+    definition = { engagement: null, source_audience_id: null, lookalike_ratio: null, size: 0,
+      ...await checkListFile(ctx, body.account_id, body.file_id, body.column_mapping) };
   } else {
+    if (body.column_mapping !== undefined) throw invalid('column_mapping goes with file_id', 'column_mapping');
     definition = { engagement: null, source_audience_id: null, lookalike_ratio: null,
       size: await customerListSize(ctx.db, body.account_id) };
   }
-  const [row] = await ctx.db('audiences').insert({
-    id: newId('adaud_'), account_id: body.account_id, name: body.name, source_type: body.source_type, ...definition,
-  }).returning('*');
-  return resources.Audience.view(row);
+  const id = newId('adaud_');
+  await ctx.db('audiences').insert({
+    id, account_id: body.account_id, name: body.name, source_type: body.source_type, status: 'pending', ...definition,
+  });
+  await ctx.addJob(...buildJob(id));
+  return readView(ctx.db, resources.Audience, id);
 };
+
+/** A customer list file: a ready CSV of the account, small enough, with email or phone mapped. */
+async function checkListFile(ctx: HandlerContext, accountId: string, fileId: string, mapping: Body['column_mapping']) {
+  if (!mapping) throw invalid('A customer list file needs column_mapping', 'column_mapping');
+  if (!mapping.email && !mapping.phone) throw invalid('column_mapping needs email or phone: the network matches by them', 'column_mapping');
+  const file = await ctx.db('files').where({ id: fileId, owner_account_id: accountId }).first('id', 'status', 'content_type', 'size');
+  if (!file) throw notFound('file', fileId, 'file_id');
+  if (file.status !== 'ready') throw invalid(`File ${fileId} is not ready: upload its bytes first`, 'file_id');
+  if (!LIST_CONTENT_TYPES.includes(file.content_type)) throw invalid(`File ${fileId} is ${file.content_type}, not a CSV file`, 'file_id');
+  if (Number(file.size) > MAX_LIST_BYTES) throw invalid(`A customer list file holds at most ${MAX_LIST_BYTES} bytes`, 'file_id');
+  return { file_id: file.id as string, column_mapping: JSON.stringify({ email: null, phone: null, first_name: null, last_name: null, country: null, ...mapping }) };
+}
 
 /** Each rule names a connected external account of the account, a source its platform has and, for videos, only
  * its video posts. */

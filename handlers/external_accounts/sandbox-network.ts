@@ -30,6 +30,18 @@ export interface NetworkPost {
   age_days: number;
 }
 
+/** The locale of every instant form on the network. */
+export const FORM_LOCALE = 'en_US';
+
+export interface NetworkLeadForm {
+  platform_form_id: string;
+  name: string;
+  privacy_policy_url: string;
+  question_labels: string[];
+  /** days before the connection it was made */
+  age_days: number;
+}
+
 export interface NetworkProfile {
   external_id: string;
   name: string;
@@ -37,6 +49,8 @@ export interface NetworkProfile {
   profile_picture_url: string;
   verified: boolean;
   posts: NetworkPost[];
+  /** a facebook page's instant forms */
+  lead_forms: NetworkLeadForm[];
 }
 
 const PROFILE_HOSTS: Record<string, string> = {
@@ -59,9 +73,15 @@ export function lookUpProfile(platform: string, username: string): NetworkProfil
     });
   }
   const host = PROFILE_HOSTS[platform]!;
+  const formCount = platform === 'facebook' ? digest[20]! % 3 : 0;
+  const leadForms = Array.from({ length: formCount }, (_, i) => ({
+    platform_form_id: `${externalId}_f${i + 1}`, name: `Lead form ${i + 1}`, privacy_policy_url: `https://${host}/${username}/privacy`,
+    question_labels: ['Full name', 'Email'], age_days: 7 * (i + 1),
+  }));
   return {
     external_id: externalId, name: username, url: `https://${host}/${username}`,
     profile_picture_url: `https://${host}/${username}/picture.png`, verified: digest[6]! % 4 === 0, posts,
+    lead_forms: leadForms,
   };
 }
 
@@ -96,6 +116,13 @@ export async function connectExternalAccount(db: Knex, id: string): Promise<void
     const rows = profile.posts.map(({ age_days, ...post }) =>
       postRow(account, post, trx.raw(`date_trunc('milliseconds', now()) - make_interval(days => ?)`, [age_days])));
     await trx('external_account_posts').insert(rows).onConflict(['external_account_id', 'platform_post_id']).ignore();
+    const ago = (days: number) => trx.raw(`date_trunc('milliseconds', now()) - make_interval(days => ?)`, [days]);
+    if (profile.lead_forms.length > 0) {
+      await trx('external_account_lead_forms').insert(profile.lead_forms.map(({ age_days, ...form }) => ({
+        id: newId('xform_'), account_id: account.account_id, external_account_id: id, ...form, locale: FORM_LOCALE,
+        status: 'active', created_at: ago(age_days), updated_at: ago(age_days),
+      }))).onConflict(['external_account_id', 'platform_form_id']).ignore();
+    }
     await trx('external_accounts').where({ id }).update({
       status: 'connected', error: null, external_id: profile.external_id, name: profile.name, url: profile.url,
       profile_picture_url: profile.profile_picture_url, verified: profile.verified, connected_at: nowMs(trx),

@@ -53,10 +53,10 @@ export async function externalAccountWithPost(app: TestApp, accountId: string, p
   return { id, post };
 }
 
-/** An audience of the given size, as the audiences area stores a customer list. */
+/** An audience of the given size, as the audiences area stores a built customer list. */
 export async function audience(app: TestApp, accountId: string, size: number) {
   const { newId } = await import('../../runtime/ids.js');
   const id = newId('adaud_');
-  await app.db('audiences').insert({ id, account_id: accountId, name: 'Customers', source_type: 'customer_list', size });
+  await app.db('audiences').insert({ id, account_id: accountId, name: 'Customers', source_type: 'customer_list', size, status: 'ready' });
   return id;
 }

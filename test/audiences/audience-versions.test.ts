@@ -7,6 +7,7 @@ import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { VERSION } from '../payments/payment-fixtures.js';
 import { ensureMember } from '../../handlers/members/member-service.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
+import { buildQueued } from './audience-fixtures.js';
 
 const BEFORE_11 = '2026-08-25';
 const BEFORE_30 = '2026-08-21';
@@ -44,6 +45,7 @@ t(`before entry 30 (${BEFORE_30}): audience_type custom or lookalike, no engagem
   assert.is(custom.status, 201, JSON.stringify(custom.body));
   assert.equal([custom.body.audience_type, custom.body.size, custom.body.source_type, 'engagement' in custom.body],
     ['custom', 2, undefined, false]);
+  await buildQueued(app, custom.body.id);
   const like = await create(o.key, { account_id: o.accountId, name: 'Like', audience_type: 'lookalike',
     source_audience_id: custom.body.id, lookalike_ratio: 2 }, BEFORE_30);
   assert.equal([like.status, like.body.audience_type, like.body.size], [201, 'lookalike', 400]);

@@ -10,6 +10,7 @@ import { VERSION } from '../payments/payment-fixtures.js';
 import { ensureMember } from '../../handlers/members/member-service.js';
 import { postEngagements } from '../../handlers/external_accounts/sandbox-network.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
+import { buildQueued } from './audience-fixtures.js';
 
 const t = suite('audiences');
 let app: TestApp;
@@ -39,6 +40,7 @@ t('a customer list is the account\'s joined members; a lookalike is 100 x ratio 
   assert.match(list.body.id, /^adaud_/);
   assert.equal([list.body.account_id, list.body.name, list.body.source_type, list.body.size, list.body.engagement,
     list.body.source_audience_id, list.body.lookalike_ratio], [o.accountId, 'Customers', 'customer_list', 3, null, null, null]);
+  await buildQueued(app, list.body.id);
 
   const like = await create(o.key, { account_id: o.accountId, name: 'Like them', source_type: 'lookalike',
     source_audience_id: list.body.id, lookalike_ratio: 3 });
@@ -93,7 +95,8 @@ t('an engagement audience: rules over connected external accounts, sized from th
   const videos = await create(o.key, { account_id: o.accountId, name: 'Viewers', source_type: 'engagement',
     engagement: { rules: [{ source: 'videos', external_account_id: gram.id, retention_days: 365 }] } });
   assert.is(videos.body.size, sum([...gramPosts.filter((p) => p.media_type === 'video'), { platform_post_id: video.platform_post_id }]));
-  // A lookalike of an engagement audience.
+  // A lookalike of an engagement audience, once built.
+  await buildQueued(app, res.body.id);
   const like = await create(o.key, { account_id: o.accountId, name: 'Like engaged', source_type: 'lookalike', source_audience_id: res.body.id, lookalike_ratio: 2 });
   assert.is(like.body.size, expected * 200);
 });
@@ -146,7 +149,9 @@ t('a bad engagement source is a 4xx naming the field and writes nothing', async 
 t('list, filters, retrieve, rename, delete; another account gets 404s; scopes are checked', async () => {
   const o = await makeOwner(app.db);
   const other = await makeOwner(app.db);
-  const a = (await create(o.key, { account_id: o.accountId, name: 'A', source_type: 'customer_list' })).body;
+  const created = (await create(o.key, { account_id: o.accountId, name: 'A', source_type: 'customer_list' })).body;
+  await buildQueued(app, created.id);
+  const a = (await get(o.key, `/audiences/${created.id}`)).body;
   const b = (await create(o.key, { account_id: o.accountId, name: 'B', source_type: 'lookalike', source_audience_id: a.id })).body;
   const listed = await get(o.key, '/audiences', { account_id: o.accountId });
   assert.equal(listed.body.data.map((x: any) => x.id), [b.id, a.id]);

@@ -18,6 +18,9 @@ t.before(async () => {
     { method: 'POST', path: '/widgets/:id/archive', handle: answer('archive') },
     { method: 'GET', path: '/gadgets/:id', handle: answer('gadget') },
     { method: 'GET', path: '/:anything/summary', handle: answer('summary') },
+    // Two routes on one path and method: the first passes the request on (an operation absent at a version).
+    { method: 'GET', path: '/moved/:id', handle: async (ctx, next) => { if (ctx.params.id === 'pass') return next(); ctx.body = { name: 'first', params: ctx.params }; } },
+    { method: 'GET', path: '/moved/:key', handle: answer('second') },
   ]).middleware);
   app.use((ctx) => { ctx.status = 404; ctx.body = { name: 'none' }; });
   server = app.listen(0);
@@ -45,6 +48,42 @@ t('what matches nothing goes on: another method, another segment, outside the pr
   assert.equal(await call('DELETE', '/api/v1/widgets'), { name: 'none' });
   assert.equal(await call('GET', '/api/v1/nothing/here'), { name: 'none' });
   assert.equal(await call('GET', '/widgets'), { name: 'none' });
+});
+
+t('static segments match exactly, one trailing slash is allowed, parameters are percent-decoded', async () => {
+  assert.equal(await call('GET', '/api/v1/WIDGETS/w_1'), { name: 'none' });
+  assert.equal(await call('POST', '/api/v1/widgets/w_1/ARCHIVE'), { name: 'none' });
+  assert.equal(await call('GET', '/api/v1/widgets/W_1'), { name: 'retrieve', params: { id: 'W_1' } });
+  assert.equal(await call('GET', '/api/v1/widgets/'), { name: 'list', params: {} });
+  assert.equal(await call('GET', '/api/v1/widgets/w_1/'), { name: 'retrieve', params: { id: 'w_1' } });
+  assert.equal(await call('GET', '/api/v1/widgets/a%20b'), { name: 'retrieve', params: { id: 'a b' } });
+  assert.equal(await call('GET', '/api/v1/widgets/%E0%A4%A'), { name: 'retrieve', params: { id: '%E0%A4%A' } });
+  assert.equal(await call('GET', '/api/v1/widgets//'), { name: 'none' });
+  assert.equal(await call('GET', '/api/v1/widgets/w_1//'), { name: 'none' });
+});
+
+t('HEAD is answered by GET routes', async () => {
+  const head = await fetch(`${base}/api/v1/widgets/w_1`, { method: 'HEAD' });
+  assert.is(head.status, 200);
+});
+
+t('routes matching one path run in registration order, each may pass the request on', async () => {
+  assert.equal(await call('GET', '/api/v1/moved/m_1'), { name: 'first', params: { id: 'm_1' } });
+  assert.equal(await call('GET', '/api/v1/moved/pass'), { name: 'second', params: { id: 'pass', key: 'pass' } });
+});
+
+t('the lookups name methods and routes at a path', () => {
+  const router = segmentRouter('/api/v1', [
+    { method: 'GET', path: '/widgets/:id', handle: async () => {}, name: 'retrieveWidget' },
+    { method: 'POST', path: '/widgets/:id', handle: async () => {}, name: 'updateWidget' },
+    { method: 'GET', path: '/widgets/special', handle: async () => {}, name: 'special' },
+  ]);
+  assert.equal(router.methodsAt('/api/v1/widgets/w_1'), ['GET', 'HEAD', 'POST']);
+  assert.equal(router.methodsAt('/api/v1/nothing'), []);
+  assert.is(router.routeNameAt('/api/v1/widgets/w_1', 'POST'), 'updateWidget');
+  // registration order, as before: the parameter route was declared first
+  assert.is(router.routeNameAt('/api/v1/widgets/special', 'GET'), 'retrieveWidget');
+  assert.is(router.routeNameAt('/api/v1/widgets/w_1', 'DELETE'), undefined);
 });
 
 t.run();

@@ -1,0 +1,17 @@
+import type { Handler } from '../../runtime/handler.js';
+import { invalid } from '../../runtime/errors.js';
+import { audiencesOf } from './group-rules.js';
+import { audienceSizes, checkAudiences } from './references.js';
+import { estimatePeople, reachRange } from './reach-model.js';
+
+/** POST /ad_groups/estimate_reach: the runtime has checked ads:read on account_id; nothing is written. */
+export const estimateAdGroupReach: Handler<'estimateAdGroupReach'> = async ({ body }, ctx) => {
+  const audiences = audiencesOf(body.audiences);
+  await checkAudiences(ctx.db, body.account_id, audiences);
+  const d = body.demographics;
+  if (d?.minimum_age !== undefined && d.maximum_age !== undefined && d.maximum_age < d.minimum_age) {
+    throw invalid('maximum_age is below minimum_age', 'demographics.maximum_age');
+  }
+  const sizes = await audienceSizes(ctx.db, [...audiences.include, ...audiences.exclude]);
+  return reachRange(estimatePeople({ ...body, audiences }, sizes));
+};

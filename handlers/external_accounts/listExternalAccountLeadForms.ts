@@ -1,0 +1,20 @@
+import type { Handler } from '../../runtime/handler.js';
+import { paginate } from '../../runtime/pagination.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import { notFound } from '../../runtime/errors.js';
+import { resources } from '../../generated/resources.js';
+import { leadFormView } from './lead-form-view.js';
+
+/** GET /external_accounts/{id}/lead_forms: the page's active forms, newest first, in keyset pages over
+ * (external_account_id, status, created_at, id). */
+export const listExternalAccountLeadForms: Handler<'listExternalAccountLeadForms'> = async ({ path, query }, ctx) => {
+  const account = await loadOwned(ctx, resources.ExternalAccount, path.id, ['social_account:read']);
+  if (query.account_id !== undefined && query.account_id !== account.account_id) {
+    throw notFound(resources.ExternalAccount.noun, path.id);
+  }
+  const q = ctx.db('external_account_lead_forms').where({ external_account_id: account.id, status: 'active' });
+  const { rows, page_info } = await paginate<Record<string, any> & { id: string; account_id: string }>(q, query, {
+    sortColumn: 'created_at', idColumn: 'id', direction: 'desc', defaultSize: ctx.defaultPageSize,
+  });
+  return { data: rows.map(leadFormView), page_info };
+};
