@@ -20,6 +20,28 @@ import { deleteProduct as deleteProductHook } from '../handlers/products/deleteP
 import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { listReviews as listReviewsHook } from '../handlers/reviews/listReviews.js';
 import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
+import { adCampaignStats as adCampaignStatsFill, adGroupStats as adGroupStatsFill, adStats as adStatsFill } from '../handlers/ads/stats-fill.js';
+
+/** GET /ad_campaigns: List ad campaigns */
+export const listAdCampaigns = plainList<'listAdCampaigns'>(resources.AdCampaign, {
+  scope: 'ads:read',
+  accountParam: 'account_id',
+  accountColumn: 'ad_campaigns.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"ad_campaigns"."status"'] },
+  ],
+  sorts: { created_at: { column: 'ad_campaigns.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'ad_campaigns.id',
+  fill: adCampaignStatsFill,
+});
+
+/** GET /ad_campaigns/{id}: Retrieve an ad campaign */
+export const retrieveAdCampaign = plainRetrieve<'retrieveAdCampaign'>(resources.AdCampaign, {
+  scopes: ['ads:read'],
+  fill: adCampaignStatsFill,
+});
 
 /** DELETE /ad_campaigns/{id}: Delete an ad campaign */
 export const deleteAdCampaign = plainDelete<'deleteAdCampaign'>(resources.AdCampaign, {
@@ -28,11 +50,56 @@ export const deleteAdCampaign = plainDelete<'deleteAdCampaign'>(resources.AdCamp
   hook: deleteAdCampaignHook,
 });
 
+/** GET /ad_groups: List ad groups */
+export const listAdGroups = plainList<'listAdGroups'>(resources.AdGroup, {
+  scope: 'ads:read',
+  accountParam: 'account_id',
+  accountColumn: 'ad_groups.account_id',
+  filters: [
+    { param: 'ad_campaign_id', test: 'equal', sql: ['"ad_groups"."ad_campaign_id"'] },
+    { param: 'status', test: 'equal', sql: ['"ad_groups"."status"'] },
+  ],
+  sorts: { created_at: { column: 'ad_groups.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'ad_groups.id',
+  fill: adGroupStatsFill,
+});
+
+/** GET /ad_groups/{id}: Retrieve an ad group */
+export const retrieveAdGroup = plainRetrieve<'retrieveAdGroup'>(resources.AdGroup, {
+  scopes: ['ads:read'],
+  fill: adGroupStatsFill,
+});
+
 /** DELETE /ad_groups/{id}: Delete an ad group */
 export const deleteAdGroup = plainDelete<'deleteAdGroup'>(resources.AdGroup, {
   scopes: ['ads:manage'],
   statement: 'update "ad_groups" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
   hook: deleteAdGroupHook,
+});
+
+/** GET /ads: List ads */
+export const listAds = plainList<'listAds'>(resources.Ad, {
+  scope: 'ads:read',
+  accountParam: 'account_id',
+  accountColumn: 'ads.account_id',
+  filters: [
+    { param: 'ad_campaign_id', test: 'equal', sql: ['"ads"."ad_campaign_id"'] },
+    { param: 'ad_group_id', test: 'equal', sql: ['"ads"."ad_group_id"'] },
+    { param: 'status', test: 'equal', sql: ['"ads"."status"'] },
+  ],
+  sorts: { created_at: { column: 'ads.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'ads.id',
+  fill: adStatsFill,
+});
+
+/** GET /ads/{id}: Retrieve an ad */
+export const retrieveAd = plainRetrieve<'retrieveAd'>(resources.Ad, {
+  scopes: ['ads:read'],
+  fill: adStatsFill,
 });
 
 /** DELETE /ads/{id}: Delete an ad */

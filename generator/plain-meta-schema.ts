@@ -6,6 +6,9 @@ const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 /** a field of the resource, or `relation.column` through a joined table */
 const fieldPath = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)?$' };
 
+/** `module#export` under handlers/ */
+const codeName = { type: 'string', pattern: '^[a-z_]+/[a-z0-9-]+#[a-zA-Z][a-zA-Z0-9]*$' };
+
 /** A name (`name`) or a mapping (`mapping`): if/then rather than anyOf, so a problem is reported once, in the form
  * the author wrote. */
 function nameOr(mapping: Record<string, unknown>, name: Record<string, unknown> = identifier) {
@@ -22,7 +25,7 @@ const columnForm = {
     currency: identifier,
     sql: { type: 'string', minLength: 1 },
     value: {},
-    code: { type: 'string', pattern: '^[a-z_]+/[a-z0-9-]+#[a-zA-Z][a-zA-Z0-9]*$' },
+    code: codeName,
     caller: { const: true },
     join: identifier,
     on: identifier,
@@ -75,6 +78,16 @@ export const tableDefs = {
       fields: { type: 'array', items: identifier, minItems: 1 },
       emits: { type: 'string', pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
       hook: { type: 'string', minLength: 10 },
+      fill: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'fields'],
+        properties: {
+          code: codeName,
+          query: { type: 'array', items: identifier, minItems: 1 },
+          fields: { type: 'array', items: identifier, minItems: 1 },
+        },
+      },
     },
   },
 };

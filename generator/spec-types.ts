@@ -112,6 +112,18 @@ export interface PlainSpec {
   emits?: string;
   /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words */
   hook?: string;
+  /** list, retrieve: the fields only code computes over the whole page (or the one object) */
+  fill?: FillSpec;
+}
+
+/** A fill: `code` (`module#export` under handlers/, a runtime/plain/hooks.ts `Fill`) is made from the request's
+ * `query` parameters before anything is read, then sets `fields` on the page's views in one statement. */
+export interface FillSpec {
+  code: string;
+  /** the query parameters it takes (a list's filters do not apply them) */
+  query?: string[];
+  /** the fields it sets: fields of the resource not read from a column (`value:` placeholders, code) */
+  fields: string[];
 }
 
 /** equal: `field = value` (a list: IN); after/before: strict bounds; contains: a case-insensitive substring of any;

@@ -1,7 +1,7 @@
 // Operations that say `plain:` -> the handler the generator builds for each: a runtime/plain/ factory called with
 // the operation's resource and its precomputed SQL. Checks what the meta-schema cannot (the kind fits the method
 // and response, every query parameter has a filter, names exist), each problem at its file:line:column.
-import type { ApiSpec, FieldSpec, OperationSpec, PlainSpec } from '../spec-types.js';
+import type { ApiSpec, FieldSpec, FillSpec, OperationSpec, PlainSpec } from '../spec-types.js';
 import type { Locator } from '../check-references.js';
 import { quoted, targetOf, type StoredModel } from './stored-resources.js';
 import { tsLines, tsLiteral as literal } from './ts-literal.js';
@@ -15,6 +15,8 @@ export interface PlainModel {
   options: [string, string][];
   /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
   hook: boolean;
+  /** the fill it imports (plain.fill.code): module under handlers/ and export */
+  fill: { module: string; name: string; local: string } | null;
 }
 
 const FACTORY = { retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary' } as const;
@@ -28,7 +30,7 @@ const SHAPE = {
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
   filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update'], totals: ['summary'],
-  hook: ['retrieve', 'list', 'delete', 'update'],
+  hook: ['retrieve', 'list', 'delete', 'update'], fill: ['retrieve', 'list'],
 };
 const PAGE_PARAMS = ['first', 'after', 'last', 'before'];
 const SORT_KIND: Partial<Record<FieldSpec['type'], string>> = { timestamp: 'timestamp', integer: 'integer', string: 'text', enum: 'text', id: 'text' };
@@ -68,8 +70,13 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
     problem(['plain'], `needs the table ${named} is stored in; declare resources.${named}.table`, true);
     return null;
   }
-  if (resource.callerFields.length && plain.kind !== 'delete') {
-    problem(['plain'], `cannot answer ${named}: its fields ${resource.callerFields.join(', ')} are the caller's (caller: true), which a handler adds`, true);
+  const unfilled = resource.callerFields.filter((f) => !plain.fill?.fields.includes(f));
+  if (unfilled.length && plain.kind !== 'delete') {
+    problem(['plain'], `cannot answer ${named}: its fields ${unfilled.join(', ')} are the caller's (caller: true), which a handler or a fill (plain.fill) adds`, true);
+  }
+  if (plain.fill) checkFill(op, plain, plain.fill, resource, problem);
+  else if (plain.kind === 'retrieve') {
+    for (const param of Object.keys(op.query)) problem(['query', param], 'is not taken by a plain retrieve: only a fill takes query parameters (plain.fill.query)', true);
   }
   if (plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) problem(['path'], `must end with {id}: a plain ${plain.kind} finds its ${named} by id`);
   if (plain.kind !== 'list' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
@@ -87,8 +94,10 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
         : [scopes];
   if (plain.emits) options.push(['emits', literal(plain.emits)]);
   if (plain.hook) options.push(['hook', `${op.id}Hook`]);
+  const fill = plain.fill ? fillImport(plain.fill) : null;
+  if (fill) options.push(['fill', fill.local]);
   if (problems.length > count) return null;
-  return { op, resource, factory: FACTORY[plain.kind], options, hook: !!plain.hook };
+  return { op, resource, factory: FACTORY[plain.kind], options, hook: !!plain.hook, fill };
 }
 
 /**
@@ -130,7 +139,7 @@ function summaryModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, named:
     ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['table', literal(plain.totals)],
     ['object', literal(object)], ['keys', literal(keys)],
   ];
-  return { op, resource: null, factory: 'plainSummary', options, hook: false };
+  return { op, resource: null, factory: 'plainSummary', options, hook: false, fill: null };
 }
 
 function deleteStatement(resource: StoredModel): string {
@@ -141,6 +150,29 @@ function deleteStatement(resource: StoredModel): string {
 }
 
 type Problem = (path: (string | number)[], message: string, key?: boolean) => void;
+
+/** The name generated/plain-operations.ts imports a fill under: its export's, marked so no operation's name meets it. */
+function fillImport(fill: FillSpec): { module: string; name: string; local: string } {
+  const [module, name] = fill.code.split('#');
+  return { module, name, local: `${name}Fill` };
+}
+
+/** A fill takes query parameters the operation has (a retrieve's, all of them) and sets fields no column holds. */
+function checkFill(op: OperationSpec, plain: PlainSpec, fill: FillSpec, resource: StoredModel, problem: Problem): void {
+  const taken = fill.query ?? [];
+  taken.forEach((param, i) => {
+    if (!(param in op.query)) problem(['plain', 'fill', 'query', i], `names ${param}, which is not a query parameter of the operation`);
+  });
+  if (plain.kind === 'retrieve') {
+    for (const param of Object.keys(op.query)) {
+      if (!taken.includes(param)) problem(['query', param], 'is not taken by the fill: a plain retrieve takes query parameters only for it (plain.fill.query)', true);
+    }
+  }
+  fill.fields.forEach((field, i) => {
+    if (!(field in resource.resource.fields)) problem(['plain', 'fill', 'fields', i], `names ${field}, which is not a field of ${resource.name}`);
+    else if (resource.fields[field]) problem(['plain', 'fill', 'fields', i], `names ${field}, which is read from a column of ${resource.table}; a fill sets fields no column holds (value: or caller:)`);
+  });
+}
 
 function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): string {
   const body = op.body ?? {};
@@ -171,7 +203,7 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
   const sortParam = sorts.length > 1 ? 'order' : null;
   const directionParam = 'direction' in op.query ? 'direction' : null;
   const filters = plain.filters ?? {};
-  const taken = new Set([...PAGE_PARAMS, ...(accountParam ? [accountParam] : []), ...(sortParam ? [sortParam] : []), ...(directionParam ? [directionParam] : [])]);
+  const taken = new Set([...PAGE_PARAMS, ...(plain.fill?.query ?? []), ...(accountParam ? [accountParam] : []), ...(sortParam ? [sortParam] : []), ...(directionParam ? [directionParam] : [])]);
   for (const param of Object.keys(op.query)) {
     if (!taken.has(param) && !(param in filters)) problem(['query', param], 'has no filter: declare it under plain.filters', true);
   }

@@ -40,11 +40,13 @@ export function plan(w: Window): { days: [Date, Date] | null; hours: [Date, Date
 
 export type Key = 'ad_campaign_id' | 'ad_group_id' | 'ad_id' | 'account_id';
 
-/** Totals per key (campaign, group, ad or account) over the window; with `by`, of the rows of those keys per `by`
- * (null: one total, under ''). */
-export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window, by: Key | null = key): Promise<Map<string, Totals>> {
-  const out = new Map<string, Totals>();
-  if (ids.length === 0) return out;
+const SUMS = 'sum(impressions)::bigint as impressions, sum(clicks)::bigint as clicks, sum(results)::bigint as results, '
+  + 'sum(spend)::bigint as spend, sum(result_value)::bigint as result_value';
+
+/** A select of the window's totals per key (campaign, group, ad or account) of `ids`, as (k, impressions, clicks,
+ * results, spend, result_value), and its bindings: for a statement to join, so figures come with what else it reads.
+ * With `by`, the rows of those keys are totalled per `by` instead (null: one total, under ''). */
+export function totalsSelect(key: Key, ids: string[], w: Window, by: Key | null = key): [string, Knex.RawBinding[]] {
   const { days, hours } = plan(w);
   const parts: string[] = [];
   const values: Knex.RawBinding[] = [];
@@ -57,14 +59,25 @@ export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window, by:
     parts.push(`select ${by ?? "''"} as k, ${cols} from ad_delivery_hours where ${key} = any(?::text[]) and hour >= ? and hour < ?`);
     values.push(ids, a, b);
   }
-  if (parts.length === 0) return out;
-  const { rows } = await db.raw(`select k, sum(impressions)::bigint as impressions, sum(clicks)::bigint as clicks,
-      sum(results)::bigint as results, sum(spend)::bigint as spend, sum(result_value)::bigint as result_value
-    from (${parts.join(' union all ')}) x group by k`, values);
-  for (const r of rows) {
-    out.set(r.k, { impressions: Number(r.impressions), clicks: Number(r.clicks), results: Number(r.results), spend: Number(r.spend), result_value: Number(r.result_value) });
-  }
-  return out;
+  // A window inside one hour holds no whole hour: nothing counts.
+  if (parts.length === 0) return ['select null::text as k, 0 as impressions, 0 as clicks, 0 as results, 0 as spend, 0 as result_value where false', []];
+  return [`select k, ${SUMS} from (${parts.join(' union all ')}) x group by k`, values];
+}
+
+/** Totals per key over the window (totalsSelect's, run alone); with `by`, per `by`. */
+export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window, by: Key | null = key): Promise<Map<string, Totals>> {
+  if (ids.length === 0) return new Map();
+  const [sql, values] = totalsSelect(key, ids, w, by);
+  const { rows } = await db.raw(sql, values);
+  return new Map(rows.map((r: { k: string } & Record<keyof Totals, string>) => [r.k, totalsOf(r)]));
+}
+
+/** The totals of a row of a statement that joined totalsSelect (null figures: nothing delivered in the window). */
+export function totalsOf(r: Partial<Record<keyof Totals, string | number | null>>): Totals {
+  return {
+    impressions: Number(r.impressions ?? 0), clicks: Number(r.clicks ?? 0), results: Number(r.results ?? 0),
+    spend: Number(r.spend ?? 0), result_value: Number(r.result_value ?? 0),
+  };
 }
 
 /** Value over spend to two decimals, computed on integers (floor of hundredths). */

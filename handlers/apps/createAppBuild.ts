@@ -1,22 +1,19 @@
-import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Handler } from '../../runtime/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { readyOwnFile } from '../files/file-owner.js';
+import { readyFile } from '../files/ready-files.js';
 import { buildJob, CHECK_APP_BUILD } from './build-system.js';
 import { loadApp } from './load-app.js';
-
-/** An uploaded artifact: a ready file the caller created (files are seen only by their creator). */
-const readyFile = async (ctx: HandlerContext, id: string, param: string): Promise<string> => (await readyOwnFile(ctx, id, param)).id;
 
 /** POST /app_builds: recorded draft with the check queued in the same transaction; the build system does the rest. */
 export const createAppBuild: Handler<'createAppBuild'> = async ({ body }, ctx) => {
   const appId = body.app_id ?? ctx.principal.appId;
   if (!appId) throw invalid('app_id is required unless the credential is the app\'s own API key', 'app_id');
   const app = await loadApp(ctx, appId, ['developer:manage_builds'], 'app_id');
-  const fileId = await readyFile(ctx, body.attachment.id, 'attachment.id');
-  const sourceFileId = body.source_attachment ? await readyFile(ctx, body.source_attachment.id, 'source_attachment.id') : null;
+  const fileId = (await readyFile(ctx, body.attachment.id, 'attachment.id')).id;
+  const sourceFileId = body.source_attachment ? (await readyFile(ctx, body.source_attachment.id, 'source_attachment.id')).id : null;
   const id = newId('apbu_');
   await ctx.db('app_builds').insert({
     id,

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
-import { readyOwnFile } from '../files/file-owner.js';
+import { readyFile } from '../files/ready-files.js';
 
 /** The app's id when the account may have an experience powered by it: its own app, or any live one. */
 export async function appForExperience(db: Knex, accountId: string, appId: string): Promise<string> {
@@ -15,7 +15,7 @@ export async function appForExperience(db: Knex, accountId: string, appId: strin
 /** The logo's file id (null removes it). */
 export async function logoFile(ctx: HandlerContext, logo: { id: string } | null): Promise<string | null> {
   if (logo === null) return null;
-  const file = await readyOwnFile(ctx, logo.id, 'logo.id');
+  const file = await readyFile(ctx, logo.id, 'logo.id');
   if (!file.content_type.startsWith('image/')) throw invalid(`The logo must be an image; ${logo.id} is ${file.content_type}`, 'logo.id');
   return file.id;
 }

@@ -1,7 +1,7 @@
 // A file belongs to the caller that created it: an API key's account, or a user token's user. Nobody else sees it.
 import type { Knex } from 'knex';
 import type { HandlerContext } from '../../runtime/handler.js';
-import { ApiError, notFound } from '../../runtime/errors.js';
+import { notFound } from '../../runtime/errors.js';
 import type { FileRow } from './file-view.js';
 
 export function ownerColumns(ctx: HandlerContext): { owner_account_id: string | null; owner_user_id: string | null } {
@@ -18,13 +18,4 @@ export async function loadOwnFile(ctx: HandlerContext, id: string, forUpdate = f
   const row = await q;
   if (!row) throw notFound('file', id);
   return row as FileRow;
-}
-
-/** A file named by a request field (an artifact, a logo, an attachment): the caller's own and ready, else a 404 or a
- * 400 naming `param`. */
-export async function readyOwnFile(ctx: HandlerContext, id: string, param: string): Promise<FileRow> {
-  const file = await loadOwnFile(ctx, id)
-    .catch((e) => { throw e instanceof ApiError && e.status === 404 ? notFound('file', id, param) : e; });
-  if (file.status !== 'ready') throw new ApiError(400, 'invalid_state', `The file ${id} is not uploaded yet (status ${file.status})`, param);
-  return file;
 }

@@ -3,7 +3,6 @@
 // by the state machine, the row written, the timeline entry and the webhook event recorded, all in the caller's
 // transaction.
 import type { Knex } from 'knex';
-import { ApiError } from '../../runtime/errors.js';
 import { addJob } from '../../runtime/jobs.js';
 import { recordEvent } from '../../runtime/events.js';
 import { newId } from '../../runtime/ids.js';
@@ -16,7 +15,7 @@ import type { PaymentRow } from '../payments/payment-view.js';
 import { nowMs } from '../shared/now.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import { ownerColumns } from '../files/file-owner.js';
+import { readyFiles } from '../files/ready-files.js';
 import { lockWithPayment } from '../payments/lock-with-payment.js';
 
 export const CASE_DEADLINE = 'resolution_case_deadline';
@@ -32,13 +31,7 @@ type EventName = 'resolution_center_case.created' | 'resolution_center_case.upda
 /** Attachments are files of the files area (handlers/files/) the caller uploaded and finished: another caller's file,
  * or one still uploading, is a 400 naming its place in the list (nothing is written). */
 export async function checkAttachments(ctx: HandlerContext, attachments: readonly string[] | undefined): Promise<void> {
-  if (!attachments?.length) return;
-  const ready = new Set(await ctx.db('files').whereIn('id', [...attachments]).where({ ...ownerColumns(ctx), status: 'ready' }).pluck('id'));
-  const missing = attachments.findIndex((id) => !ready.has(id));
-  if (missing >= 0) {
-    throw new ApiError(400, 'invalid_request', `No such ready file of yours: '${attachments[missing]}'. Upload it (POST /files) and finish it before attaching it`,
-      `attachments.${missing}`);
-  }
+  if (attachments) await readyFiles(ctx, attachments.map((id, i) => ({ id, field: `attachments.${i}` })));
 }
 
 /** The case and its payment, locked payment first; undefined when the case does not exist. */

@@ -4,7 +4,7 @@ import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { queueModeration } from './moderate.js';
-import { readyOwnFile } from '../files/file-owner.js';
+import { readyFiles } from '../files/ready-files.js';
 
 /** Payments that mean the member paid for the product (a refund later does not undo having paid). */
 const PAID = ['succeeded', 'refunded', 'partially_refunded'];
@@ -21,8 +21,8 @@ export const createReview: Handler<'createReview'> = async ({ body }, ctx) => {
   const attachments = body.attachments ?? [];
   for (const [i, a] of attachments.entries()) {
     if (attachments.findIndex((b) => b.id === a.id) < i) throw invalid(`The file ${a.id} is attached twice`, `attachments[${i}].id`);
-    await readyOwnFile(ctx, a.id, `attachments[${i}].id`);
   }
+  await readyFiles(ctx, attachments.map((a, i) => ({ id: a.id, field: `attachments[${i}].id` })));
   const id = newId('rev_');
   const inserted = await ctx.db('reviews').insert({
     id, account_id: product.account_id, product_id: product.id, user_id: userId, stars: body.stars,

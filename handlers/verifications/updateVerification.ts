@@ -4,7 +4,7 @@ import { loadOwned } from '../../runtime/ownership.js';
 import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { ownerColumns } from '../files/file-owner.js';
+import { readyFile } from '../files/ready-files.js';
 import { VALUE_FORMATS, type Requirement } from './requirements.js';
 import { reviewVerificationJob } from './review.js';
 import { signAdsAgreement } from './ads-agreement.js';
@@ -64,10 +64,7 @@ export const updateVerification: Handler<'updateVerification'> = async ({ path, 
 /** What is kept for one answer, or a 400 naming the answer's field. */
 async function checkedAnswer(ctx: Parameters<Handler<'updateVerification'>>[1], entry: Requirement, answer: Answer, at: string): Promise<unknown> {
   if (entry.answer_type === 'file') {
-    // Only a ready file the caller created: anyone else's file does not exist for it (as GET /files/{id} says).
-    const file = await ctx.db('files').where({ id: answer.file, ...ownerColumns(ctx) }).first('id', 'status', 'filename');
-    if (!file) throw invalid(`No such file: '${answer.file}'`, `${at}.file`);
-    if (file.status !== 'ready') throw invalid(`File ${file.id} is ${file.status}: upload its bytes first`, `${at}.file`);
+    const file = await readyFile(ctx, answer.file!, `${at}.file`);
     return { file: file.id, filename: file.filename };
   }
   if (entry.answer_type === 'address') return answer.address;

@@ -19,3 +19,11 @@ export type DeleteHook<K extends keyof Operations> = (row: Row, input: Input<K>,
 /** update: the body as it is to be written (checked and converted; throw to refuse), before the write. */
 export type UpdateHook<K extends keyof Operations> = (row: Row, body: NonNullable<Input<K>['body']>, ctx: HandlerContext) =>
   Promise<NonNullable<Input<K>['body']>> | NonNullable<Input<K>['body']>;
+
+/**
+ * list, retrieve (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
+ * request's query before anything is read (a bad parameter is a 400 whatever else is wrong), then sets the fields on
+ * the page's views (a retrieve's one) with one statement for them all, never one per row; `rows[i]` is the row
+ * `views[i]` was made from. A fill serves every operation whose query has its parameters (a list and its retrieve).
+ */
+export type Fill<V, Q> = (query: Q, ctx: HandlerContext) => (views: V[], rows: readonly Row[]) => Promise<void>;

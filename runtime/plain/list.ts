@@ -1,11 +1,12 @@
 // A plain list: one statement over the resource and its relations, narrowed to the named account or to every
-// account where the scope is held, filtered by the declared tests (and the hook's), paged by keyset.
+// account where the scope is held, filtered by the declared tests (and the hook's), paged by keyset; the fill (if
+// declared) computes its fields over the page's views.
 import type { Operations } from '../../generated/types.js';
 import type { Handler } from '../handler.js';
 import { applyFilters, type Filter } from '../filters.js';
 import { whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
-import type { ListHook } from './hooks.js';
+import type { Fill, ListHook } from './hooks.js';
 import { selectRows, type Row, type StoredResource } from './stored-resource.js';
 
 type Item<K extends keyof Operations> = Operations[K]['output'] extends { data: (infer V)[] } ? V : never;
@@ -31,12 +32,14 @@ export interface PlainList<K extends keyof Operations> {
   directionParam: string | null;
   idColumn: string;
   hook?: ListHook<K>;
+  fill?: Fill<Item<K>, Operations[K]['input']['query']>;
 }
 
 export function plainList<K extends keyof Operations>(resource: StoredResource<Item<K>>, options: PlainList<K>): Handler<K> {
   const defaultSort = Object.keys(options.sorts)[0];
   return async (input, ctx) => {
     const query = input.query as Record<string, any>;
+    const fill = options.fill?.(input.query, ctx);
     const q = selectRows(ctx.db, resource);
     const account = options.accountParam ? query[options.accountParam] : undefined;
     await whereOwned(ctx.access, q, options.accountColumn, options.scope, account, options.heldNowhere);
@@ -50,6 +53,8 @@ export function plainList<K extends keyof Operations>(resource: StoredResource<I
       sortKind: sort.kind,
       idColumn: options.idColumn,
     });
-    return { data: rows.map(resource.view), page_info } as Operations[K]['output'];
+    const data = rows.map(resource.view);
+    if (fill && data.length) await fill(data, rows);
+    return { data, page_info } as Operations[K]['output'];
   };
 }

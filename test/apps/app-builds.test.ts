@@ -85,10 +85,10 @@ t('upload rules name their field and write nothing', async () => {
     [{ ...ok, checksum: 'abc' }, 400, 'checksum'],
     [{ ...ok, platform: 'windows' }, 400, 'platform'],
     [{ ...ok, attachment: undefined }, 400, 'attachment'],
-    [{ ...ok, attachment: { id: 'file_nope' } }, 404, 'attachment.id'],
-    [{ ...ok, attachment: { id: otherFile.id } }, 404, 'attachment.id'],
+    [{ ...ok, attachment: { id: 'file_nope' } }, 400, 'attachment.id'],
+    [{ ...ok, attachment: { id: otherFile.id } }, 400, 'attachment.id'],
     [{ ...ok, attachment: { id: pending.body.id } }, 400, 'attachment.id'],
-    [{ ...ok, source_attachment: { id: 'file_nope' } }, 404, 'source_attachment.id'],
+    [{ ...ok, source_attachment: { id: 'file_nope' } }, 400, 'source_attachment.id'],
     [{ ...ok, supported_app_view_types: ['kiosk'] }, 400, 'supported_app_view_types.0'],
     [{ ...ok, app_id: undefined }, 400, 'app_id'],
     [{ ...ok, app_id: 'app_missing' }, 404, 'app_id'],
@@ -99,6 +99,10 @@ t('upload rules name their field and write nothing', async () => {
     assert.is(res.status, status, JSON.stringify(body));
     assert.is(res.body.error.param, param, JSON.stringify(body));
   }
+  // Another caller's file does not exist for this one: the same words as an unknown id (handlers/files/ready-files.ts).
+  const theirs = await upload(o.key, { ...ok, attachment: { id: otherFile.id } });
+  assert.is(theirs.body.error.message, `No such file of yours: '${otherFile.id}'. Upload it (POST /files) and finish it first`);
+  assert.match((await upload(o.key, { ...ok, attachment: { id: pending.body.id } })).body.error.message, 'is not uploaded yet');
   assert.is((await app.db('app_builds').where({ app_id: a.id })).length, 0);
   const withSource = await upload(o.key, { ...ok, source_attachment: { id: file.id } });
   assert.is(withSource.body.source_file_id, file.id);

@@ -27,6 +27,7 @@ const PLAIN = `resources:
         owner: { join: accounts, on: account_id }
         size: size_cm
         secret: { value: null }
+        popularity: { value: 0 }
     fields:
       id: { type: id, resource: TestWidget }
       owner:
@@ -40,6 +41,7 @@ const PLAIN = `resources:
       price: money
       secret: string?
       metadata: metadata
+      popularity: integer
       created_at: timestamp
 
   TestWidgetTotal:
@@ -68,6 +70,7 @@ operations:
       colours: { type: array, items: { type: enum, values: [red, green] } }
       owner_title: string
       created_after: timestamp
+      since: timestamp
     response: { list: { of: TestWidget, default_page_size: 10, max_page_size: 50 } }
     plain:
       kind: list
@@ -76,14 +79,16 @@ operations:
         colours: { equal: colour }
         owner_title: { contains: [owner.title, name] }
         created_after: { after: created_at }
+      fill: &fill { code: 'test_widgets/widget-fill#widgetPopularity', query: [since], fields: [popularity] }
 
   retrieveTestWidget:
     method: GET
     path: /test_widgets/{id}
     summary: Retrieve a test widget
     scopes: [company:basic:read]
+    query: { since: timestamp }
     response: { type: TestWidget }
-    plain: { kind: retrieve }
+    plain: { kind: retrieve, fill: *fill }
 
   updateTestWidget:
     method: PATCH
@@ -158,6 +163,9 @@ t('plain operations get generated handlers: filters, sorts and the delete statem
   assert.match(ops, "export const testWidgetSummary = plainSummary<'testWidgetSummary'>({");
   assert.match(ops, "table: 'test_widget_totals',");
   assert.match(ops, "keys: [{ field: 'colour', order: ['red', 'green'] }, { field: 'shade', order: [null, 'light', 'dark'] }],");
+  // A fill is imported once, under a name no operation has, and given to the list and the retrieve alike.
+  assert.match(ops, "import { widgetPopularity as widgetPopularityFill } from '../handlers/test_widgets/widget-fill.js';");
+  assert.is(ops.split('fill: widgetPopularityFill,').length, 3, ops);
   const routes = files['routes.ts'];
   assert.match(routes, /import \{ [^}]*listTestWidgets[^}]* \} from ".\/plain-operations.js"/);
   assert.not.match(routes, '../handlers/test_widgets/');
@@ -189,7 +197,7 @@ const problemCases: [string, string, string, ...string[]][] = [
   ['a plain operation whose resource has no table',
     replaceOnce(PLAIN, '    table:\n      name: test_widgets\n', '    x-table:\n      name: test_widgets\n'), 'x-table:', 'unknown key "x-table"'],
   ['a kind that does not fit the method',
-    replaceOnce(PLAIN, '    plain: { kind: retrieve }', '    plain: { kind: update, fields: [name] }'), 'kind: update, fields: [name]', 'plain.kind is update', 'not GET'],
+    replaceOnce(PLAIN, '    plain: { kind: retrieve, fill: *fill }', '    plain: { kind: update, fields: [name] }'), 'kind: update, fields: [name]', 'plain.kind is update', 'not GET'],
   ['a list query parameter without a filter',
     replaceOnce(PLAIN, '        created_after: { after: created_at }\n', ''), '      created_after: timestamp', 'query.created_after', 'has no filter'],
   ['a filter with two tests',
@@ -205,7 +213,19 @@ const problemCases: [string, string, string, ...string[]][] = [
   ['a summary whose total has a field that is neither a key nor a sum',
     after(PLAIN, '      shade: { type: enum, nullable: true, values: [light, dark] }\n', '      label: string\n'), '    response: { type: TestWidgetSummary }', 'TestWidgetTotal.label', 'neither a key'],
   ['a summary filtering by more than its account',
-    replaceOnce(PLAIN, '    response: { type: TestWidgetSummary }', '      since: timestamp\n    response: { type: TestWidgetSummary }'), '      since: timestamp', 'query.since', 'totals by account only'],
+    replaceOnce(PLAIN, '    response: { type: TestWidgetSummary }', '      until: timestamp\n    response: { type: TestWidgetSummary }'), '      until: timestamp', 'query.until', 'totals by account only'],
+  ['a fill on a kind that reads no page',
+    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, fill: *fill, hook:'), 'plain: { kind: delete, fill', 'plain.fill', 'applies to a plain retrieve or list, not a delete'],
+  ['a fill setting a field a column holds',
+    replaceOnce(PLAIN, 'fields: [popularity] }', 'fields: [popularity, name] }'), "fill: &fill { code:", 'plain.fill.fields.1', 'names name, which is read from a column of test_widgets'],
+  ['a fill setting no field of the resource',
+    replaceOnce(PLAIN, 'fields: [popularity] }', 'fields: [fame] }'), "fill: &fill { code:", 'plain.fill.fields.0', 'names fame, which is not a field of TestWidget'],
+  ['a fill taking a parameter the operation does not have',
+    replaceOnce(PLAIN, 'query: [since], fields', 'query: [since, until], fields'), "fill: &fill { code:", 'plain.fill.query.1', 'names until, which is not a query parameter'],
+  ['a retrieve query parameter no fill takes',
+    replaceOnce(PLAIN, '    query: { since: timestamp }\n', '    query: { since: timestamp, until: timestamp }\n'), '    query: { since: timestamp, until', 'query.until', 'is not taken by the fill'],
+  ['a retrieve query parameter without a fill',
+    replaceOnce(PLAIN, 'plain: { kind: retrieve, fill: *fill }', 'plain: { kind: retrieve }'), '    query: { since: timestamp }', 'query.since', 'only a fill takes query parameters'],
   ['an event of another resource',
     replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: product.deleted, hook:'), 'emits: product.deleted', 'plain.emits', 'carries Product, not TestWidget'],
 ];

@@ -161,6 +161,8 @@ t('writes: message required where it is the write; attachments are the caller\'s
     for (const [attachments, at] of [[['file_abc'], 0], [[mine, await upload(other.key, true)], 1], [[await upload(s.key, false)], 0]] as const) {
       const refused = await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/respond`, { message: 'x', attachments });
       assert.equal([refused.status, refused.body.error.param], [400, `attachments.${at}`], JSON.stringify(refused.body));
+      // The one error of every body naming files (handlers/files/ready-files.ts), as app builds and verifications answer.
+      assert.match(refused.body.error.message, at === 1 || attachments[0] === 'file_abc' ? 'No such file of yours' : 'is not uploaded yet');
     }
     const noMessage = await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/respond`, {});
     assert.equal([noMessage.status, noMessage.body.error.param], [400, 'message']);

@@ -8,6 +8,7 @@ import { HEAD_VERSION } from '../../runtime/versions.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { createProduct, createVariant, eventTypes, expectError, expectStatus } from '../catalogue/support.js';
+import { advertiser, campaignBody, created } from '../ads/ads-fixtures.js';
 
 const t = suite('runtime: plain operations');
 let app: TestApp;
@@ -95,6 +96,40 @@ t('objects of accounts the caller cannot see are 404 to every plain kind; a miss
   }
   const listed = expectStatus(await app.request('GET', '/products', { version: HEAD_VERSION, token: stranger.key }), 200);
   assert.equal(listed.data, []);
+});
+
+t('a declared fill computes a page\'s fields in one statement, whatever the page\'s size; a retrieve shares it', async () => {
+  const o = await advertiser(app);
+  const reads = async (path: string, query: Record<string, string>) => {
+    let body: any;
+    const seen = await statementsDuring(async () => {
+      body = expectStatus(await app.request('GET', path, { version: HEAD_VERSION, token: o.key, query }), 200);
+    });
+    return { body, filled: seen.filter((s) => s.includes('ad_delivery_')), listed: seen.filter((s) => /from "ad_campaigns"/.test(s)) };
+  };
+  const one = await created(app, o, '/ad_campaigns', campaignBody(o, { title: 'One' }));
+  const single = await reads('/ad_campaigns', { account_id: o.accountId });
+  for (let i = 0; i < 4; i++) await created(app, o, '/ad_campaigns', campaignBody(o, { title: `More ${i}` }));
+  const page = await reads('/ad_campaigns', { account_id: o.accountId, first: '5' });
+  assert.is(page.body.data.length, 5);
+  assert.is(single.filled.length, 1, single.filled.join('\n'));
+  assert.is(page.filled.length, 1, 'one statement fills five campaigns, as it fills one');
+  assert.is(page.listed.length, 1, page.listed.join('\n'));
+  for (const c of page.body.data) assert.equal([c.delivery_status, c.spend, c.return_on_ad_spend], ['draft', 0, 0]);
+  const retrieved = await reads(`/ad_campaigns/${one.id}`, {});
+  assert.is(retrieved.filled.length, 1);
+  assert.equal(retrieved.body, page.body.data.find((c: { id: string }) => c.id === one.id));
+});
+
+t('a fill is made from the query before anything is read: a bad parameter is a 400 even for an unknown id', async () => {
+  const o = await advertiser(app);
+  const bad = { stats_from: '2026-03-02T00:00:00Z', stats_to: '2026-03-01T00:00:00Z' };
+  let res: any;
+  const seen = await statementsDuring(async () => {
+    res = await app.request('GET', '/ad_campaigns/adcamp_unknown', { version: HEAD_VERSION, token: o.key, query: bad });
+  });
+  expectError(res, 400, 'invalid_request', 'stats_to');
+  assert.is(seen.filter((s) => s.includes('ad_campaigns')).length, 0, seen.join('\n'));
 });
 
 t.run();
