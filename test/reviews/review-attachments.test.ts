@@ -49,7 +49,7 @@ t('a member attaches their files: shown in order with download links, on create,
   assert.equal(plain.body.attachments, []);
 });
 
-t('another\'s file (404), a pending one (400) or the same one twice (400) names attachments[i].id; nothing is written', async () => {
+t('another\'s file, a pending one or the same one twice (400) names attachments[i].id; nothing is written', async () => {
   const o = await makeOwner(app.db);
   const member = await makeUser(app.db);
   const m = await makeMembership(app.db, o.accountId, member.id);
@@ -57,7 +57,7 @@ t('another\'s file (404), a pending one (400) or the same one twice (400) names 
   const theirs = await upload(o.key, 'theirs.png');
   const pending = await upload(member.token, 'later.png', null);
   for (const [attachments, status, param] of [
-    [[{ id: mine }, { id: theirs }], 404, 'attachments[1].id'],
+    [[{ id: mine }, { id: theirs }], 400, 'attachments[1].id'],
     [[{ id: pending }], 400, 'attachments[0].id'],
     [[{ id: mine }, { id: mine }], 400, 'attachments[1].id'],
   ] as const) {
