@@ -89,7 +89,7 @@ async function setUp() {
 }
 t.after(async () => { (pg.Client.prototype as any).query = originalQuery; await app.close(); });
 
-interface Measured { plan: string; buffers: number; scanned: number; nodes: string[] }
+interface Measured { plan: string; buffers: number; scanned: number; nodes: string[]; sortsTable: boolean }
 
 /** Runs the list over HTTP, then EXPLAIN ANALYZE of the statement that read `table`'s page. */
 async function measure(key: string, path: string, query: Record<string, string>, table: string): Promise<Measured> {
@@ -107,14 +107,20 @@ async function measure(key: string, path: string, query: Record<string, string>,
     const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, { text: `explain (analyze, buffers, format json) ${reads[0]!.text}`, values: reads[0]!.values } as any) as any).rows;
     const nodes: string[] = [];
     let scanned = 0;
-    const walk = (n: any) => {
+    let sortsTable = false;
+    // Whether the node's subtree reads the listed table; a Sort above such a read sorts the page's rows (a Sort in a
+    // per-row lookup of another table, such as an ordered aggregate of an app's domains, is not the page's).
+    const walk = (n: any): boolean => {
       nodes.push(`${n['Node Type']}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
       if (n['Relation Name'] === table) scanned += n['Actual Rows'] * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0);
-      for (const c of n.Plans ?? []) walk(c);
+      let reads = n['Relation Name'] === table;
+      for (const c of n.Plans ?? []) reads = walk(c) || reads;
+      if (n['Node Type'] === 'Sort' && reads) sortsTable = true;
+      return reads;
     };
     walk(explained.Plan);
     const buffers = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
-    return { plan: nodes.join(' > '), buffers, scanned, nodes };
+    return { plan: nodes.join(' > '), buffers, scanned, nodes, sortsTable };
   } finally {
     await (app.db.client as any).releaseConnection(client);
   }
@@ -139,7 +145,7 @@ for (const [name, table, path, query] of LISTS) {
     const short = await measure(small.key, path('small'), query('small'), table);
     if (process.env.LARGE_TABLE_REPORT) console.log(JSON.stringify({ name, rows: ROWS, long, short }));
     assert.not.ok(long.nodes.some((n) => n.startsWith(`Seq Scan on ${table}`) || n.startsWith(`Bitmap Heap Scan on ${table}`)), `${name}: ${long.plan}`);
-    assert.not.ok(long.nodes.includes('Sort'), `${name} sorts instead of walking an index: ${long.plan}`);
+    assert.not.ok(long.sortsTable, `${name} sorts instead of walking an index: ${long.plan}`);
     assert.ok(long.scanned <= 4 * PAGE, `${name} scanned ${long.scanned} rows of ${table} for a page of ${PAGE}: ${long.plan}`);
     assert.ok(long.buffers <= 4 * short.buffers + 40, `${name} read ${long.buffers} buffers for the long history, ${short.buffers} for the short: ${long.plan}`);
   });
