@@ -334,7 +334,7 @@ async function createEvent(key: Key, body: { account_id: string; event_name: str
     }
     const eventId = `cevt_${id()}`;
     const [event] = await q(INSERT_EVENT, [eventId, body.account_id, personId, null, body.event_name, null, null, null,
-      body.url, null, null, null, null, null, null, null, null, null, null, null, null, null, null, '{}', '{}']);
+      body.url, null, null, null, null, null, null, null, null, null, null, null, null, null, null, '{}', '{}', null, null]);
     return event;
   });
 }
