@@ -1,10 +1,9 @@
 // The export scenario (issue 17): the connected account's payments (BENCH_PAYMENT_ROWS, 1,000,000 by default)
 // exported to CSV by the generate_export task in a worker process of its own; its peak RSS must stay within 150 MB
 // whatever the row count (rows are read in keyset batches and streamed to the file), and the throughput is printed.
-// The worker is bundled with esbuild first, as `npm run worker` runs from dist/ (bin/build.mjs): under tsx the
-// compiler's own memory (about 50 MB more) would be measured, not the job's.
+// The worker runs compiled (bench/compiled.ts), as `npm run worker` runs from dist/: under tsx the compiler's own
+// memory (about 50 MB more) would be measured, not the job's.
 import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -12,6 +11,7 @@ import { newId } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
 import { HEAD_VERSION } from '../runtime/versions.js';
 import type { Fixture } from './seed.js';
+import { compileBenchEntries } from './compiled.js';
 
 export const EXPORT_SCENARIO = 'export of payments';
 export const EXPORT_RSS_TARGET_BYTES = 150 * 1024 * 1024;
@@ -24,9 +24,7 @@ export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixt
   mkdirSync(join(projectRoot, '.data'), { recursive: true });
   const storage = mkdtempSync(join(projectRoot, '.data', 'bench-export-'));
   try {
-    const worker = join(projectRoot, '.data', 'bench-export', 'export-worker.js');
-    await build({ entryPoints: [join(projectRoot, 'bench', 'export-worker.ts')], outfile: worker, bundle: true, format: 'esm',
-      platform: 'node', target: 'node20', packages: 'external', minify: true, logLevel: 'warning' });
+    const worker = (await compileBenchEntries('export', ['export-worker.ts'])).get('export-worker.ts')!;
     const out = await new Promise<string>((resolve, reject) => {
       const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(projectRoot, '.data', 'bench-profiles')] : [];
       const child = spawn(process.execPath, [...profile, worker], {

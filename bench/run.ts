@@ -25,6 +25,7 @@ import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
 import { seed } from './seed.js';
 import { measureStartUp } from './start-up.js';
+import { compileBenchEntries } from './compiled.js';
 import { EXPORT_SCENARIO, measureExport } from './export.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
@@ -61,11 +62,14 @@ interface Contender {
   ask<T>(type: string): Promise<T>;
 }
 
+const compiled = await compileBenchEntries('servers', ['framework-server.ts', 'baseline-server.ts', 'expert-server.ts'],
+  PROFILE_DIR !== null);
+
 async function launch(name: Name, file: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Contender> {
   // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
-  const child = fork(join(projectRoot, 'bench', file), [], {
-    execArgv: ['--import', 'tsx', ...profile],
+  const child = fork(compiled.get(file)!, [], {
+    execArgv: profile,
     // Rate-limit budgets far above what the benchmark sends on one key: their cost is measured, not their refusals.
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production',
       RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000000', ...env },
