@@ -14,7 +14,7 @@ const OUT = join(projectRoot, '.data', 'bench-build');
 export async function compileBenchEntries(dir: string, entries: string[], readableProfiles = false): Promise<Map<string, string>> {
   const out = join(OUT, dir);
   rmSync(out, { recursive: true, force: true });
-  // With CPU profiles on, names are kept (whitespace and syntax are still minified) so that the profiles read.
-  await build({ ...bundleOptions(entries.map((e) => `bench/${e}`), out), ...(readableProfiles ? { minifyIdentifiers: false } : {}) });
+  // With CPU profiles on, names and lines are kept (syntax is still minified) so that the profiles read.
+  await build({ ...bundleOptions(entries.map((e) => `bench/${e}`), out), ...(readableProfiles ? { minify: false, minifySyntax: true } : {}) });
   return new Map(entries.map((e) => [e, join(out, 'bench', e.replace(/\.ts$/, '.js'))]));
 }

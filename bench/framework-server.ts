@@ -19,17 +19,20 @@ pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest:
   if (recent.length > 50) recent.shift();
   return (clientQuery as (...a: unknown[]) => unknown).call(this, config, ...rest);
 } as typeof clientQuery;
-/** BENCH_MOUNTED_OPERATIONS: mount synthetic operations beside the real ones up to this many (the routing scenario):
- * copies of GET /accounts/{id} under paths of the shapes real ones have (static prefixes, nested parameters). */
-const mounted = Number(process.env.BENCH_MOUNTED_OPERATIONS ?? 0);
+/** BENCH_MOUNTED_OPERATIONS (the routing scenario): mount this many operations. Fewer than there are: the first ones,
+ * GET /accounts/{id} among them; more: synthetic ones beside the real ones, copies of GET /accounts/{id} under paths of
+ * the shapes real ones have (static prefixes, nested parameters). */
+const mounted = Number(process.env.BENCH_MOUNTED_OPERATIONS ?? operations.length);
 const template = operations.find((op) => op.id === 'retrieveAccount')!;
+const real = mounted >= operations.length ? operations
+  : [template, ...operations.filter((op) => op !== template).slice(0, Math.max(0, mounted - 1))];
 const synthetic = Array.from({ length: Math.max(0, mounted - operations.length) }, (_, i) => ({
   ...template,
   id: `benchSynthetic${i}`,
   path: [`/synthetic_${i}`, `/synthetic_${i}/{id}`, `/accounts/{id}/synthetic_${i}`, `/synthetic_group_${i % 7}/{id}/item_${i}`][i % 4],
 }));
 const server = await startServer({
-  db, databaseUrl: url, operations: [...operations, ...synthetic], tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
+  db, databaseUrl: url, operations: [...real, ...synthetic], tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
   // BENCH_API_LOGS=off: the same server keeping no api logs (the api logs scenario's other side)
   ...(process.env.BENCH_API_LOGS === 'off' ? { apiLogs: false as const } : {}),
 });

@@ -8,7 +8,7 @@
 // version scenarios send the same request to the framework at the newest and at an older version.
 // The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
-// BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
+// BENCH_ONLY=<text> runs only the scenarios whose name contains it (BENCH_ONLY==<name>: exactly that one); BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
 // BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_SHOW_QUERIES=1 prints each side's
 // statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -41,8 +41,12 @@ const TARGET = 0.85;
 const EXPERT_TARGET = 0.8;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
-const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
+// BENCH_ONLY==<name>: only the scenario of exactly that name
+const selected = <T extends { name: string }>(list: T[]) =>
+  list.filter((x) => (ONLY.startsWith('=') ? x.name === ONLY.slice(1) : x.name.includes(ONLY)));
 const ROUTING = 'routing by operations mounted';
+/** the routing scenario's two servers: the operations there were when issue 12 was written, and the count it aims at */
+const [ROUTING_FEW, ROUTING_MANY] = [89, 300];
 const START_UP = 'start-up';
 const API_LOGS = 'api logs';
 const VERSION_TARGET = 0.9;
@@ -53,7 +57,7 @@ const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
 /** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
 const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
-type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql' | 'framework-300' | 'framework-no-logs';
+type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql' | 'framework-few-ops' | 'framework-300' | 'framework-no-logs';
 
 interface Contender {
   name: Name;
@@ -435,19 +439,23 @@ try {
     console.log('');
   }
   if (selected([{ name: ROUTING }]).length) {
-    // Routing cost against the number of operations: the same GET /accounts/{id} on the real server and on one with
-    // synthetic operations mounted up to 300 (bench/framework-server.ts BENCH_MOUNTED_OPERATIONS).
-    const many = await launch('framework-300', 'framework-server.ts', databaseUrl, { BENCH_MOUNTED_OPERATIONS: '300' });
+    // Routing cost against the number of operations (issue 12: the 89 there were then against 300): the same
+    // GET /accounts/{id} on a server mounting the first 89 operations and on one mounting every real operation and
+    // synthetic ones up to 300 (bench/framework-server.ts BENCH_MOUNTED_OPERATIONS).
+    const [fewCount, manyCount] = [ROUTING_FEW, Math.max(ROUTING_MANY, operations.length)];
+    const fewServer = await launch('framework-few-ops', 'framework-server.ts', databaseUrl, { BENCH_MOUNTED_OPERATIONS: String(fewCount) });
+    contenders.push(fewServer);
+    const many = await launch('framework-300', 'framework-server.ts', databaseUrl, { BENCH_MOUNTED_OPERATIONS: String(manyCount) });
     contenders.push(many);
     const request = scenarios[0].request(fixture);
-    for (const c of [contenders[0], many]) {
+    for (const c of [fewServer, many]) {
       const res = await send(c, request);
       if (res.status !== 200) throw new Error(`${ROUTING}: the ${c.name} answered ${res.status}`);
     }
-    console.log(`${ROUTING}: GET /accounts/{id} with ${operations.length} operations mounted against 300`);
+    console.log(`${ROUTING}: GET /accounts/{id} with ${fewCount} operations mounted against ${manyCount}`);
     const [few, lots] = await measureSides([
-      { label: `${operations.length} operations`, contender: contenders[0], request },
-      { label: '300 operations', contender: many, request },
+      { label: `${fewCount} operations`, contender: fewServer, request },
+      { label: `${manyCount} operations`, contender: many, request },
     ]);
     summary.push(`${ROUTING}: ${few.label} ${Math.round(few.rate)} req/s, ${Math.round(few.cpu)} µs CPU/req; ${lots.label} `
       + `${Math.round(lots.rate)} req/s, ${Math.round(lots.cpu)} µs CPU/req; cost ratio ${(few.rate / lots.rate).toFixed(2)} `

@@ -5,6 +5,12 @@ function any(v) {
   const text = JSON.stringify(v);
   return text === undefined ? 'null' : text;
 }
+// A string needing no escape is quoted as it is: a regular expression's test costs less than a call into
+// JSON.stringify for each of a response's strings (ids, timestamps, statuses).
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+function str(s) {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
+}
 function array(v, item) {
   if (!Array.isArray(v)) return any(v);
   let out = '[';
@@ -21,47 +27,47 @@ function c_AccountBalance_769d56a29d57(v) {
 }
 
 function c_AccountPreferences_0361164ab512(v) {
-  return o_1577335f6ea7(v);
+  return o_1ce10064a8ce(v);
 }
 
 function c_AccountPreferences_a782df57494d(v) {
-  return o_1577335f6ea7(v);
+  return o_1ce10064a8ce(v);
 }
 
 function c_Account_47a5f6ae8bdc(v) {
-  return o_1d3d483a2e02(v);
+  return o_dfc0df6d2ae0(v);
 }
 
 function c_Account_6333c89169f2(v) {
-  return o_52770f5ad484(v);
+  return o_feaed9e5f367(v);
 }
 
 function c_Account_756a8129ba6a(v) {
-  return o_540047bdf229(v);
+  return o_7f7d6832bc7e(v);
 }
 
 function c_Account_77a282ddee6d(v) {
-  return o_1ad197598da3(v);
+  return o_80f7b07950ee(v);
 }
 
 function c_Account_940b5ab09ce6(v) {
-  return o_271ee882ba1c(v);
+  return o_de7bc0d48be1(v);
 }
 
 function c_Account_eaf5c29d8eb0(v) {
-  return o_8a1414b40d24(v);
+  return o_8aecede4bd15(v);
 }
 
 function c_Account_fc7a942300d1(v) {
-  return o_0ea7bd143d0f(v);
+  return o_e3d08b3ca9a1(v);
 }
 
 function c_AdCampaign_118da650d667(v) {
-  return o_c144695f4701(v);
+  return o_707d080cfdb7(v);
 }
 
 function c_AdCopy_5f0103631431(v) {
-  return o_67ee6a25b342(v);
+  return o_c46680a5d82f(v);
 }
 
 function c_AdCreativeCrop_77c76152d413(v) {
@@ -69,15 +75,15 @@ function c_AdCreativeCrop_77c76152d413(v) {
 }
 
 function c_AdCreative_255fee255393(v) {
-  return o_b824e0e419d5(v);
+  return o_f3b9f9917350(v);
 }
 
 function c_AdDeliveryPoint_b6fc3bfef73e(v) {
-  return o_69be20c33402(v);
+  return o_06a61c610372(v);
 }
 
 function c_AdDeliveryStatsData_aa05f0e2c0a5(v) {
-  return o_a9c3b44e464b(v);
+  return o_b148c6223bca(v);
 }
 
 function c_AdDeliveryStats_46283d9ee030(v) {
@@ -85,31 +91,31 @@ function c_AdDeliveryStats_46283d9ee030(v) {
 }
 
 function c_AdGroup_36d78ef79e11(v) {
-  return o_9a6158c81f8d(v);
+  return o_7c52bc74b2ac(v);
 }
 
 function c_AdIssue_804d4dbc509e(v) {
-  return o_c1c4046497b3(v);
+  return o_cc29ef3a0305(v);
 }
 
 function c_AdLeadForm_c2988a8962fb(v) {
-  return o_512b6ab85023(v);
+  return o_8bf7a2500ff5(v);
 }
 
 function c_AdReference_99e9faba7f46(v) {
-  return o_77c776ba2d57(v);
+  return o_3102d7cc788b(v);
 }
 
 function c_AdReportBreakdown_0f6b462a0806(v) {
-  return o_0b18373502bc(v);
+  return o_78bea97fb1db(v);
 }
 
 function c_AdReportBucket_f14c95aa1dc1(v) {
-  return o_ad81701dea78(v);
+  return o_5287f28f71d0(v);
 }
 
 function c_AdReportSummary_50f28ec67b70(v) {
-  return o_5d6bc50e7d3e(v);
+  return o_bafcd9380acb(v);
 }
 
 function c_AdReport_53fd53d6bb0f(v) {
@@ -117,227 +123,227 @@ function c_AdReport_53fd53d6bb0f(v) {
 }
 
 function c_AdTranslations_64997851cfba(v) {
-  return o_cf0dacc000d5(v);
+  return o_be44db82ddcd(v);
 }
 
 function c_Ad_1c24000e14ef(v) {
-  return o_7bcb2ffb5e27(v);
+  return o_3f4d4cd9605c(v);
 }
 
 function c_Ad_8cad123246aa(v) {
-  return o_0907be5852ea(v);
+  return o_44f78b6b4e36(v);
 }
 
 function c_Ad_ba716d08b964(v) {
-  return o_f12ade4a0a99(v);
+  return o_75e9cb0367f1(v);
 }
 
 function c_Address_2d2911263c62(v) {
-  return o_a2e6fa8e3dac(v);
+  return o_f089137e45bf(v);
 }
 
 function c_AdsPaymentMethod_7e6fbe832ea3(v) {
-  return o_887f1faea7f6(v);
+  return o_97a259d0d365(v);
 }
 
 function c_AdsPaymentRetry_a92c2e5e48ea(v) {
-  return o_30285ac47210(v);
+  return o_759c7d8f6cec(v);
 }
 
 function c_ApiKeyPermissions_bad1f0e62437(v) {
-  return o_83f9b65eda1b(v);
+  return o_b854adbcb8e0(v);
 }
 
 function c_ApiKeyStatement_379032c4b584(v) {
-  return o_5454ce8384e0(v);
+  return o_f1bff9bc8e84(v);
 }
 
 function c_ApiKey_2fecc8e68dfa(v) {
-  return o_f4bfaef431cf(v);
+  return o_a6aa612b10b6(v);
 }
 
 function c_ApiLog_1e39c1b35ce7(v) {
-  return o_4141d6f9bb5d(v);
+  return o_7e609cc6d00d(v);
 }
 
 function c_AppBuild_87064d6acf70(v) {
-  return o_20333e0b59f3(v);
+  return o_582c14a6fb42(v);
 }
 
 function c_AppDomain_7874ef6a6412(v) {
-  return o_94f743d98b02(v);
+  return o_c950b0d47d2e(v);
 }
 
 function c_AppLog_f81c5cee348a(v) {
-  return o_b81ab8240e51(v);
+  return o_c1302383c85a(v);
 }
 
 function c_App_1835d8f8c8a6(v) {
-  return o_3f451495b480(v);
+  return o_2ef165dec0b9(v);
 }
 
 function c_App_bfe5871b263d(v) {
-  return o_54a0f880ec2a(v);
+  return o_74ef26f7920e(v);
 }
 
 function c_ArrivalEstimates_5c5c9563fe2a(v) {
-  return o_37fb636272a5(v);
+  return o_36e1aaf56847(v);
 }
 
 function c_AudienceColumnMapping_5ac5c3418325(v) {
-  return o_3e94829e8640(v);
+  return o_19212d7f1a9d(v);
 }
 
 function c_AudienceEngagementRule_4db2634bf677(v) {
-  return o_f90ca87eb0b7(v);
+  return o_e7788cc39841(v);
 }
 
 function c_AudienceEngagementRule_e24f30356d34(v) {
-  return o_c1120bd15dd3(v);
+  return o_4be7f30a391b(v);
 }
 
 function c_AudienceMatchRate_ba80398fa661(v) {
-  return o_31cbf0986d31(v);
+  return o_bb9ce1a4e00c(v);
 }
 
 function c_Audience_2dd5dcb7e548(v) {
-  return o_f487dae33b85(v);
+  return o_cf7da2eac5c6(v);
 }
 
 function c_Audience_58d71ce6f56b(v) {
-  return o_257ab6232c5c(v);
+  return o_7d0b8da63d1e(v);
 }
 
 function c_Audience_e3f67e17be2b(v) {
-  return o_f73b17c83ea0(v);
+  return o_a09c338c45a9(v);
 }
 
 function c_BountySubmission_8c018d4277c5(v) {
-  return o_dd1d77ca7c82(v);
+  return o_c80791b24c1e(v);
 }
 
 function c_Bounty_21066a3ff2eb(v) {
-  return o_710eeed59ec5(v);
+  return o_c573991c68bb(v);
 }
 
 function c_CardSummary_3a146d11539b(v) {
-  return o_1d3a0a5b60fe(v);
+  return o_a4975d164731(v);
 }
 
 function c_CardTopUp_74cadadf242e(v) {
-  return o_ecf52e226b38(v);
+  return o_f0985ef3fed6(v);
 }
 
 function c_CardTransaction_43d2d82acbe0(v) {
-  return o_470efac3489b(v);
+  return o_ad155d470120(v);
 }
 
 function c_CardTransaction_f627bb25df7d(v) {
-  return o_786906d770d4(v);
+  return o_3f9111d31a5c(v);
 }
 
 function c_Card_8faf95033d08(v) {
-  return o_ee3722cf0f02(v);
+  return o_e195173959fa(v);
 }
 
 function c_Cardholder_51dc189b81f8(v) {
-  return o_d1afbd0a9533(v);
+  return o_bcecc721b5c8(v);
 }
 
 function c_CheckoutConfiguration_184a49c87de9(v) {
-  return o_3c177b470e8f(v);
+  return o_3d709a189093(v);
 }
 
 function c_CheckoutConfiguration_dc1564265282(v) {
-  return o_1b53a727d39c(v);
+  return o_ff98b9bab8d8(v);
 }
 
 function c_CheckoutConfiguration_e155148d46dc(v) {
-  return o_3c177b470e8f(v);
+  return o_3d709a189093(v);
 }
 
 function c_CheckoutPaymentMethods_5fabced0045e(v) {
-  return o_771e3a54c556(v);
+  return o_7afa87922d3d(v);
 }
 
 function c_ConfirmationToken_22d71913c32f(v) {
-  return o_98a82b977a96(v);
+  return o_2106b6ba7203(v);
 }
 
 function c_CryptoDepositMethod_bdfcfcd7038b(v) {
-  return o_1db2b2eb9589(v);
+  return o_3009d6540607(v);
 }
 
 function c_CryptoDeposit_1716ab16c1e0(v) {
-  return o_4c529fc7498a(v);
+  return o_a186347fa1b7(v);
 }
 
 function c_CurrencyBalance_5165abc19c9d(v) {
-  return o_c0017f5a5586(v);
+  return o_fa85ab8091b1(v);
 }
 
 function c_CurrencyBalance_783b07d90004(v) {
-  return o_7a01d23f7271(v);
+  return o_94b1a69470f2(v);
 }
 
 function c_Deleted_d24ef5be4d13(v) {
-  return o_b91e8f69b0e8(v);
+  return o_067462bec4fe(v);
 }
 
 function c_Deleted_e9170781eb4f(v) {
-  return o_84bd945391e8(v);
+  return o_131b950fd509(v);
 }
 
 function c_DepositMethods_c6e4a949f21c(v) {
-  return o_17b13a398b7b(v);
+  return o_66dabf4ae08c(v);
 }
 
 function c_Deposit_56447d9aebff(v) {
-  return o_378cce24297f(v);
+  return o_85391144f34f(v);
 }
 
 function c_Deposit_9ab9f8297051(v) {
-  return o_0e0036213b95(v);
+  return o_fe000a1f0d9b(v);
 }
 
 function c_DisputeAlert_00269bc85a31(v) {
-  return o_14c1bcece711(v);
+  return o_09e86d43aad9(v);
 }
 
 function c_DisputeAlert_356683501bdf(v) {
-  return o_b92bac16dd49(v);
+  return o_47b8a16c8942(v);
 }
 
 function c_DisputeEvidence_c9a78e3aa990(v) {
-  return o_7d0dbfa4977f(v);
+  return o_30c6a3f4ca43(v);
 }
 
 function c_DisputeSummaryTotal_ceeda496b5e6(v) {
-  return o_cb4ab7289c27(v);
+  return o_6dc57a32e402(v);
 }
 
 function c_DisputeSummary_2f16fd77321c(v) {
-  return o_9f25b0722cb7(v);
+  return o_3d32385becae(v);
 }
 
 function c_Dispute_2f48653b7eed(v) {
-  return o_4c2f266722cb(v);
+  return o_604805a181cd(v);
 }
 
 function c_Dispute_50b7ecbdb059(v) {
-  return o_17a48ed43628(v);
+  return o_48a695a774e5(v);
 }
 
 function c_Dispute_b461e1546427(v) {
-  return o_17a48ed43628(v);
+  return o_48a695a774e5(v);
 }
 
 function c_Domain_ab598682d3cd(v) {
-  return o_3586ef259630(v);
+  return o_f8839c133aed(v);
 }
 
 function c_EconomicIntelligenceOffer_533c739ec2e3(v) {
-  return o_d87bda153622(v);
+  return o_17046ac59065(v);
 }
 
 function c_EconomicIntelligenceOffer_5fdcc150c2be(v) {
@@ -345,31 +351,31 @@ function c_EconomicIntelligenceOffer_5fdcc150c2be(v) {
 }
 
 function c_EconomicIntelligenceOffer_89fd568f5ac5(v) {
-  return o_9a078b281572(v);
+  return o_272b909753e0(v);
 }
 
 function c_EconomicIntelligenceRecommendation_1fbdc3b94278(v) {
-  return o_3aab26007dbb(v);
+  return o_2c23a863bac1(v);
 }
 
 function c_EconomicIntelligenceRecommendation_9ff53824f8c8(v) {
-  return o_8b32d1344bf6(v);
+  return o_bd4dac3b21f5(v);
 }
 
 function c_EconomicIntelligenceToolCall_e92ce57e2b24(v) {
-  return o_c5e77951adcc(v);
+  return o_563d46ab282d(v);
 }
 
 function c_EventContext_688024b7b42c(v) {
-  return o_565056de63ba(v);
+  return o_7abb4e081291(v);
 }
 
 function c_EventStatsData_8fbdda629af3(v) {
-  return o_d73db20c39db(v);
+  return o_bc53d6d99af0(v);
 }
 
 function c_EventStatsRow_5f008f271528(v) {
-  return o_80f32c4d0a89(v);
+  return o_ad0bf6814dbf(v);
 }
 
 function c_EventStats_f18901db2b3e(v) {
@@ -377,151 +383,151 @@ function c_EventStats_f18901db2b3e(v) {
 }
 
 function c_EventUserProfile_5a448454afe7(v) {
-  return o_effd507650fc(v);
+  return o_3a5e481159d4(v);
 }
 
 function c_ExperienceApp_ba28dbb09bd4(v) {
-  return o_a64cd1bda624(v);
+  return o_4b991e3c88d5(v);
 }
 
 function c_ExperienceImage_0d815c1992b9(v) {
-  return o_cf4fbf5a94b2(v);
+  return o_e369eb3979f7(v);
 }
 
 function c_ExperienceProduct_d4a569fe6cd7(v) {
-  return o_d2d33482cce4(v);
+  return o_cf942be0e49f(v);
 }
 
 function c_Experience_1cf1fab4558a(v) {
-  return o_47ae23726372(v);
+  return o_8d609c578cf9(v);
 }
 
 function c_ExperimentEvaluation_4712033ed2e5(v) {
-  return o_c869e08d8cbe(v);
+  return o_4996a4b5426d(v);
 }
 
 function c_ExperimentVariant_7310983d1fce(v) {
-  return o_7528ceefd11a(v);
+  return o_6eeaa34c9486(v);
 }
 
 function c_Experiment_45fcae75b1c1(v) {
-  return o_01b6c0c0d014(v);
+  return o_d3e501abc887(v);
 }
 
 function c_Experiment_adb8a09443c8(v) {
-  return o_4670d94cea29(v);
+  return o_9fd76b055026(v);
 }
 
 function c_Export_a224820d6770(v) {
-  return o_f170d2ae2361(v);
+  return o_9ca61aeb7626(v);
 }
 
 function c_ExternalAccountConnectLink_13c014306cbc(v) {
-  return o_8022ab801fab(v);
+  return o_8c192b291ab2(v);
 }
 
 function c_ExternalAccountLeadForm_6991d82c77a0(v) {
-  return o_13aebde42843(v);
+  return o_c7fec335ca10(v);
 }
 
 function c_ExternalAccountLeadForm_9efe0c044181(v) {
-  return o_d0820d81a309(v);
+  return o_1bd27c5883cf(v);
 }
 
 function c_ExternalAccountPost_174d9432b01f(v) {
-  return o_677721ae217c(v);
+  return o_1f87ec64630b(v);
 }
 
 function c_ExternalAccountPost_1924e96f02f0(v) {
-  return o_13e8c2ad400c(v);
+  return o_238a4214ae0f(v);
 }
 
 function c_ExternalAccountPost_2abec5b96fb2(v) {
-  return o_2e04197aa811(v);
+  return o_d9fc3dd804c0(v);
 }
 
 function c_ExternalAccount_b4dd9f854f53(v) {
-  return o_5efb769618f8(v);
+  return o_48b1499c9b1b(v);
 }
 
 function c_ExternalAccount_b9e32e286037(v) {
-  return o_b0784085de8c(v);
+  return o_dbda0f600b80(v);
 }
 
 function c_FeeStructure_003f1e769422(v) {
-  return o_45ef1a376845(v);
+  return o_bdd3968fe5d8(v);
 }
 
 function c_FileUploadPart_9b5985714ef2(v) {
-  return o_bf11fd12e525(v);
+  return o_6db6f2985ea4(v);
 }
 
 function c_File_4882eeeff9b8(v) {
-  return o_69372d63b794(v);
+  return o_3f2c57bb86d9(v);
 }
 
 function c_File_c4e71435e103(v) {
-  return o_97418834fcff(v);
+  return o_0cd28465f5e7(v);
 }
 
 function c_FinancialReportCurrency_d7937763b5b5(v) {
-  return o_ba793314f542(v);
+  return o_ee417627301b(v);
 }
 
 function c_FinancialReportDay_829aa8c38416(v) {
-  return o_430dd07dc48b(v);
+  return o_504ee9904116(v);
 }
 
 function c_FinancialReportRow_080a49ab2966(v) {
-  return o_55be34ab7af8(v);
+  return o_223992d46195(v);
 }
 
 function c_FinancialReport_418c4d044e49(v) {
-  return o_84b88fb73d62(v);
+  return o_b89e61e4fb9e(v);
 }
 
 function c_FinancialReport_e783b9bef353(v) {
-  return o_64aa0233a38f(v);
+  return o_63e4606e2340(v);
 }
 
 function c_LedgerAccount_cdc4242d43c0(v) {
-  return o_5425a919418f(v);
+  return o_f5caa16df70d(v);
 }
 
 function c_LedgerAccount_e3c0bd3dd0f6(v) {
-  return o_c369db3e4a3e(v);
+  return o_96dac025d106(v);
 }
 
 function c_MediaAsset_ba4bd71dfad4(v) {
-  return o_c27d2320e111(v);
+  return o_0b12b99aafeb(v);
 }
 
 function c_Member_313e32d7b692(v) {
-  return o_ed55c5e9cb5a(v);
+  return o_6af79fd46404(v);
 }
 
 function c_Member_8c3c6099d10d(v) {
-  return o_869185774d7a(v);
+  return o_82b1c8712983(v);
 }
 
 function c_Membership_63f5ef50fbfa(v) {
-  return o_549fb8db3867(v);
+  return o_eff0092ad3a4(v);
 }
 
 function c_Membership_fc50d37be960(v) {
-  return o_7c885d135402(v);
+  return o_1a436dcfd101(v);
 }
 
 function c_Money_73dd1056f9c4(v) {
-  return o_bd63c7819e2b(v);
+  return o_fd90cc6c8a34(v);
 }
 
 function c_NotificationBadge_8c48a4b3d32d(v) {
-  return o_ed50de962139(v);
+  return o_7bd964228f7c(v);
 }
 
 function c_NotificationPreference_8032806e4420(v) {
-  return o_0bcf192fa20f(v);
+  return o_830fe34fef1b(v);
 }
 
 function c_NotificationSent_8b66e5232844(v) {
@@ -529,115 +535,115 @@ function c_NotificationSent_8b66e5232844(v) {
 }
 
 function c_NotificationTopicCount_cfe29e09f974(v) {
-  return o_426a3750c596(v);
+  return o_78af8b46dd60(v);
 }
 
 function c_NotificationTopic_3ef255ae56f3(v) {
-  return o_1a4dc854c034(v);
+  return o_62a519ff4d5f(v);
 }
 
 function c_Notification_7d8b481d1b37(v) {
-  return o_183150e5f11a(v);
+  return o_e559d8655142(v);
 }
 
 function c_NotificationsMarked_60c6d48fc017(v) {
-  return o_0dc543843440(v);
+  return o_eeead0cc2589(v);
 }
 
 function c_PageInfo_cec4d85f1b51(v) {
-  return o_7073f2bfb7d6(v);
+  return o_d8e82e0a1110(v);
 }
 
 function c_PartnerBusiness_2ebfde66044d(v) {
-  return o_29fd2d8421bc(v);
+  return o_ade97cb61ecc(v);
 }
 
 function c_PartnerBusiness_4b852263c3ac(v) {
-  return o_d825f0d5b4df(v);
+  return o_965c0c7c2805(v);
 }
 
 function c_PartnerEarning_5caeb9b747dc(v) {
-  return o_56290d8ded05(v);
+  return o_b4e4c144d623(v);
 }
 
 function c_PartnerEarning_e33f60876f4d(v) {
-  return o_0730ee6d2ec3(v);
+  return o_e82c693d4c3a(v);
 }
 
 function c_PartnerReferralRequest_047e86a00424(v) {
-  return o_20a4a77ceb92(v);
+  return o_de32f346a8af(v);
 }
 
 function c_PartnerReferralRequest_1f5856c5160f(v) {
-  return o_20a4a77ceb92(v);
+  return o_de32f346a8af(v);
 }
 
 function c_PaymentMethodDomain_8076607d2287(v) {
-  return o_484b2d26932f(v);
+  return o_88add8590f26(v);
 }
 
 function c_PaymentMethod_892d00a9aeee(v) {
-  return o_ba6c0ed442b7(v);
+  return o_da4f7468df66(v);
 }
 
 function c_PaymentQuote_d0de4d71f041(v) {
-  return o_3ff868f3c20f(v);
+  return o_bd42f7e359c4(v);
 }
 
 function c_PaymentReceipt_671021d1263a(v) {
-  return o_e474163eec56(v);
+  return o_bdea84d801d8(v);
 }
 
 function c_PaymentStatus_b8fb18b93981(v) {
-  return o_88f495dc92ae(v);
+  return o_3c76be74b281(v);
 }
 
 function c_PaymentStatus_f008025fbaf7(v) {
-  return o_810655c9bbed(v);
+  return o_bec032b1acae(v);
 }
 
 function c_Payment_7dd6e84670dd(v) {
-  return o_9a18bdee2e89(v);
+  return o_d09360dd1637(v);
 }
 
 function c_Payment_96239143eec7(v) {
-  return o_f5b16507f769(v);
+  return o_9fef92deb714(v);
 }
 
 function c_Payment_dbe93dd1f68a(v) {
-  return o_9fdfb0f52523(v);
+  return o_7f537c130b28(v);
 }
 
 function c_PayoutFailure_636a7d6c2eb8(v) {
-  return o_8a5d066e3cd3(v);
+  return o_327bd33d7660(v);
 }
 
 function c_PayoutMethod_28e30d0a41ac(v) {
-  return o_abe21acabb57(v);
+  return o_4135ac12da95(v);
 }
 
 function c_PayoutMethod_48d49867f6e7(v) {
-  return o_79b47727612e(v);
+  return o_3a5f4b3b1d26(v);
 }
 
 function c_PayoutMethod_61374569c5ff(v) {
-  return o_36a2f36a4e68(v);
+  return o_4b19e6ff185e(v);
 }
 
 function c_PayoutQuoteSpeed_6640b55b23d5(v) {
-  return o_cbcdbed19afc(v);
+  return o_711fa37d7ffb(v);
 }
 
 function c_PayoutQuoteSpeed_fa9dcc9a8ee2(v) {
-  return o_8e35f8d72bc7(v);
+  return o_8092ac2075fd(v);
 }
 
 function c_PayoutQuote_016f52ee397a(v) {
-  return o_256cb79af21d(v);
+  return o_4eac84e60c07(v);
 }
 
 function c_PayoutQuote_4b9683f96b49(v) {
-  return o_adda6a51c4f9(v);
+  return o_0490aa7e85e4(v);
 }
 
 function c_PayoutSpeeds_5cf7486e37cb(v) {
@@ -645,19 +651,19 @@ function c_PayoutSpeeds_5cf7486e37cb(v) {
 }
 
 function c_Payout_327b7b607c62(v) {
-  return o_1c8508cc08a8(v);
+  return o_3640c4141f65(v);
 }
 
 function c_Payout_39bca3629e3a(v) {
-  return o_27855729a588(v);
+  return o_4928ebe4b94b(v);
 }
 
 function c_Payout_6a8eb73d8673(v) {
-  return o_68818ab0d5e3(v);
+  return o_97e7abcefca6(v);
 }
 
 function c_Payout_bb4060bf4e6d(v) {
-  return o_7ec7c4f5fe67(v);
+  return o_c76976b134c6(v);
 }
 
 function c_PermissionList_fcf6953418dc(v) {
@@ -665,7 +671,7 @@ function c_PermissionList_fcf6953418dc(v) {
 }
 
 function c_Permission_c9d2bb614130(v) {
-  return o_cf566f9e3f70(v);
+  return o_463e0104f990(v);
 }
 
 function c_PersonEnvelope_c97d583c970b(v) {
@@ -673,23 +679,23 @@ function c_PersonEnvelope_c97d583c970b(v) {
 }
 
 function c_Person_7d351df760b6(v) {
-  return o_e72389ef261c(v);
+  return o_b843ce0f7430(v);
 }
 
 function c_Product_1688f9bc3877(v) {
-  return o_0400ec5e0357(v);
+  return o_d6fa35624f40(v);
 }
 
 function c_Product_68aa8d643a6a(v) {
-  return o_809fe56ced6a(v);
+  return o_03716fd2401f(v);
 }
 
 function c_PromoCode_2fc48597fe9f(v) {
-  return o_2dc2f7541dc7(v);
+  return o_02c2b5d4f18a(v);
 }
 
 function c_PromoCode_c27a75245c1c(v) {
-  return o_2202cf83f86a(v);
+  return o_dbefcc7c30b6(v);
 }
 
 function c_ReachEstimate_82535a5ae229(v) {
@@ -697,7 +703,7 @@ function c_ReachEstimate_82535a5ae229(v) {
 }
 
 function c_RecommendedActionChainExecution_5eeaae2b2d64(v) {
-  return o_2b8a6b8f8ccd(v);
+  return o_5dc7fc00fbce(v);
 }
 
 function c_RecommendedActionList_122a534d6e5d(v) {
@@ -705,75 +711,75 @@ function c_RecommendedActionList_122a534d6e5d(v) {
 }
 
 function c_RecommendedActionStep_13b5dbd4d38c(v) {
-  return o_d6b7a1174a0d(v);
+  return o_6d4cc29407e7(v);
 }
 
 function c_RecommendedAction_21dd905bdffa(v) {
-  return o_7fa7dad75e4c(v);
+  return o_7a4cba57a3df(v);
 }
 
 function c_Refund_1a5c66845f34(v) {
-  return o_d213f76bf2be(v);
+  return o_57b0b1fc5038(v);
 }
 
 function c_Refund_9188f6f8ca75(v) {
-  return o_ac862f6ab6b7(v);
+  return o_77209a7f1344(v);
 }
 
 function c_ResolutionCenterCaseEvent_72fef6c911a1(v) {
-  return o_e4fe19931909(v);
+  return o_2c1f39c05388(v);
 }
 
 function c_ResolutionCenterCaseSummaryTotal_f5a69b31876d(v) {
-  return o_833af7a98eca(v);
+  return o_a5673281f1c2(v);
 }
 
 function c_ResolutionCenterCaseSummary_06a8abfcc2af(v) {
-  return o_4c9da53e2b6a(v);
+  return o_74f1e8256c60(v);
 }
 
 function c_ResolutionCenterCase_2582ac3c5c91(v) {
-  return o_087e72ee11ff(v);
+  return o_2d111870dfe1(v);
 }
 
 function c_ResolutionCenterCase_702523073ba3(v) {
-  return o_031e30d3346f(v);
+  return o_7e9b63e4d82d(v);
 }
 
 function c_ReviewAttachment_07fec83c8674(v) {
-  return o_8de06d3bf3fe(v);
+  return o_63861a510328(v);
 }
 
 function c_Review_4480994638d6(v) {
-  return o_b0835b7f4434(v);
+  return o_443661a43bbd(v);
 }
 
 function c_RewardMilestone_2f56c3681ce1(v) {
-  return o_f2633e5b113c(v);
+  return o_b38345080d20(v);
 }
 
 function c_SetupIntentStatus_84efa5c4a89d(v) {
-  return o_79b70f2fd593(v);
+  return o_ad11ac5f8eca(v);
 }
 
 function c_SetupIntentStatus_aa1cb6cc0d09(v) {
-  return o_70f601db2d0f(v);
+  return o_8dfdef17503c(v);
 }
 
 function c_SetupIntent_cd365d6c3ce5(v) {
-  return o_caaf28510a17(v);
+  return o_0715c03f6ed8(v);
 }
 
 function c_SetupIntent_db767ad8ef86(v) {
-  return o_4a2efce74774(v);
+  return o_d5467066c608(v);
 }
 
 function c_Shipment_169868413baa(v) {
-  return o_56b5797490f3(v);
+  return o_58b0bf05ce7a(v);
 }
 
 function c_Shipment_c447032bf0d2(v) {
-  return o_a96d5e6f02cc(v);
+  return o_6157d13a4ed6(v);
 }
 
 function c_StatMetricList_3a5c8f046663(v) {
@@ -781,15 +787,15 @@ function c_StatMetricList_3a5c8f046663(v) {
 }
 
 function c_StatMetric_cc01c8d2fe0e(v) {
-  return o_8d25cee71a80(v);
+  return o_a702c46b28d6(v);
 }
 
 function c_StatPoint_5fc5e3a84ac4(v) {
-  return o_757150b6a4d7(v);
+  return o_4835799d24f1(v);
 }
 
 function c_StatSeriesData_fd7d0970f48b(v) {
-  return o_615e3793f599(v);
+  return o_c03a93e72b54(v);
 }
 
 function c_StatSeries_6db5cc8fea85(v) {
@@ -797,59 +803,59 @@ function c_StatSeries_6db5cc8fea85(v) {
 }
 
 function c_SupportedPayoutMethod_ee089b0d0359(v) {
-  return o_bdbd08ce528d(v);
+  return o_26c5066dc3c9(v);
 }
 
 function c_SwapQuote_e56614d4270e(v) {
-  return o_2b03097fea65(v);
+  return o_ba4278dddc34(v);
 }
 
 function c_SwapToken_05df79a71740(v) {
-  return o_02c50748082c(v);
+  return o_5c316e315521(v);
 }
 
 function c_Swap_ae769993bae5(v) {
-  return o_7a9f81524418(v);
+  return o_3656a6548cff(v);
 }
 
 function c_TaxCalculation_a370ccab9587(v) {
-  return o_95f0bafd5ce6(v);
+  return o_cc59e652053b(v);
 }
 
 function c_TaxIdentifier_5c4ed1213c1c(v) {
-  return o_d04d2351e466(v);
+  return o_836aba55c509(v);
 }
 
 function c_TeamMember_f1b19617cc14(v) {
-  return o_5870c2dc518f(v);
+  return o_fc2efec91c0d(v);
 }
 
 function c_TrackedEvent_c3fc35d68155(v) {
-  return o_f4076ac11d3b(v);
+  return o_8ea2b1921569(v);
 }
 
 function c_TransferParty_935aeab7c8f6(v) {
-  return o_93593f3e19e7(v);
+  return o_beadf59a931e(v);
 }
 
 function c_Transfer_7d3fcca311f0(v) {
-  return o_7a85c02f7278(v);
+  return o_d41621c9eafe(v);
 }
 
 function c_Transfer_c59a3a4771cb(v) {
-  return o_f289e1b1bd09(v);
+  return o_045d1f229c1d(v);
 }
 
 function c_UpgradeAssistant_f96f79bcc532(v) {
-  return o_394e71ff586e(v);
+  return o_4c52eee56f11(v);
 }
 
 function c_UpgradeChange_8c1514be5fb6(v) {
-  return o_af5d21626c8f(v);
+  return o_d9b1c32594aa(v);
 }
 
 function c_UserAccess_cc4d5f325eb7(v) {
-  return o_2c39d6fd26b4(v);
+  return o_afe9871135cf(v);
 }
 
 function c_UserBalance_3eca161a916a(v) {
@@ -865,75 +871,75 @@ function c_UserRecommendedActionList_4faf2d7ef14a(v) {
 }
 
 function c_UserRecommendedAction_959a7d55f772(v) {
-  return o_bc0136ce8ff1(v);
+  return o_d15bd669fb14(v);
 }
 
 function c_User_345daa32a90b(v) {
-  return o_1ba73323ce3d(v);
+  return o_6f59f66fef81(v);
 }
 
 function c_User_63556d3eea17(v) {
-  return o_19c386ea583b(v);
+  return o_7992f0fdcc1c(v);
 }
 
 function c_User_b4f93805de63(v) {
-  return o_74334a3b4c0d(v);
+  return o_e631aa5d8f02(v);
 }
 
 function c_User_e07cd541d116(v) {
-  return o_a70f20605a3f(v);
+  return o_9825d70aa35e(v);
 }
 
 function c_Variant_17009bf965ca(v) {
-  return o_650b71d2f86b(v);
+  return o_fb44d3e5c79e(v);
 }
 
 function c_Variant_2fd46cd27148(v) {
-  return o_650b71d2f86b(v);
+  return o_fb44d3e5c79e(v);
 }
 
 function c_Variant_f3b84615b732(v) {
-  return o_397fc573b332(v);
+  return o_904c353442eb(v);
 }
 
 function c_VerificationError_70d97da26421(v) {
-  return o_b5012938b1d6(v);
+  return o_1704ac732a4d(v);
 }
 
 function c_VerificationRequirement_8e3aa6326339(v) {
-  return o_6a597a33c4b9(v);
+  return o_888c34f2237b(v);
 }
 
 function c_Verification_43ee2d08426e(v) {
-  return o_40f6bede8a37(v);
+  return o_07f7a5b1b10c(v);
 }
 
 function c_Verification_89d384d95a02(v) {
-  return o_b18838dc0900(v);
+  return o_f57075889ea0(v);
 }
 
 function c_WebhookDeliveryAttempt_fe92295e0f32(v) {
-  return o_b8cb89810e9a(v);
+  return o_fd5af6651083(v);
 }
 
 function c_WebhookDelivery_24c1151a4069(v) {
-  return o_2e38a2ddf9be(v);
+  return o_3e9593040b8f(v);
 }
 
 function c_Webhook_4d36bd6b1d7d(v) {
-  return o_6d1b1e3b3f91(v);
+  return o_6f0c0f17092b(v);
 }
 
 function c_Webhook_d5f032dc8c45(v) {
-  return o_6528606c6750(v);
+  return o_a0cfe159a4ec(v);
 }
 
 function c_Webhook_f1dd68624de5(v) {
-  return o_cf9edcb24f05(v);
+  return o_4f85f89a21ac(v);
 }
 
 function c_Withdrawal_3b6db95f9d17(v) {
-  return o_bfa4551a4676(v);
+  return o_c6cc104a1627(v);
 }
 
 function o_0067e76e46f7(v) {
@@ -946,123 +952,131 @@ function o_0067e76e46f7(v) {
   return out + '}';
 }
 
-function o_016d6f24c677(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["link_text"];
-  if (x !== undefined) { out += sep + "\"link_text\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_01b6c0c0d014(v) {
+function o_02c2b5d4f18a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["code"];
+  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["variants"];
-  if (x !== undefined) { out += sep + "\"variants\":" + array(x, (x) => c_ExperimentVariant_7310983d1fce(x)); sep = ','; }
-  x = v["findings"];
-  if (x !== undefined) { out += sep + "\"findings\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ended_at"];
-  if (x !== undefined) { out += sep + "\"ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_off"];
+  if (x !== undefined) { out += sep + "\"amount_off\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_02c50748082c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["symbol"];
-  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["promo_type"];
+  if (x !== undefined) { out += sep + "\"promo_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["decimals"];
-  if (x !== undefined) { out += sep + "\"decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["stock"];
+  if (x !== undefined) { out += sep + "\"stock\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["unlimited_stock"];
+  if (x !== undefined) { out += sep + "\"unlimited_stock\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["uses"];
+  if (x !== undefined) { out += sep + "\"uses\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_031e30d3346f(v) {
+function o_03716fd2401f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resolution_events"];
-  if (x !== undefined) { out += sep + "\"resolution_events\":" + array(x, (x) => o_42f8a6e38506(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + o_77c776ba2d57(x); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_2ef28ea912dc(x)); sep = ','; }
-  x = v["member"];
-  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + o_77c776ba2d57(x); sep = ','; }
-  x = v["issue"];
-  if (x !== undefined) { out += sep + "\"issue\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["due_date"];
-  if (x !== undefined) { out += sep + "\"due_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["merchant_response_actions"];
-  if (x !== undefined) { out += sep + "\"merchant_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_response_actions"];
-  if (x !== undefined) { out += sep + "\"customer_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["platform_response_actions"];
-  if (x !== undefined) { out += sep + "\"platform_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_appealed"];
-  if (x !== undefined) { out += sep + "\"customer_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["merchant_appealed"];
-  if (x !== undefined) { out += sep + "\"merchant_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_0400ec5e0357(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account"];
-  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"company\":" + o_4c864c6411bc(x); sep = ','; }
   x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["includes_license"];
   if (x !== undefined) { out += sep + "\"includes_license\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["metadata"];
   if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_044eeeb3a492(v) {
+function o_045d1f229c1d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["nickname"];
-  if (x !== undefined) { out += sep + "\"nickname\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payout_destination"];
-  if (x !== undefined) { out += sep + "\"payout_destination\":" + o_154c93b273ab(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fee"];
+  if (x !== undefined) { out += sep + "\"fee\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["origin"];
+  if (x !== undefined) { out += sep + "\"origin\":" + c_TransferParty_935aeab7c8f6(x); sep = ','; }
+  x = v["origin_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination"];
+  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : c_TransferParty_935aeab7c8f6(x)); sep = ','; }
+  x = v["destination_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["claim_link_id"];
+  if (x !== undefined) { out += sep + "\"claim_link_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["claim_url"];
+  if (x !== undefined) { out += sep + "\"claim_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["redeemable_count"];
+  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["claimed_count"];
+  if (x !== undefined) { out += sep + "\"claimed_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["tracking_url"];
+  if (x !== undefined) { out += sep + "\"tracking_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["failed_at"];
+  if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["funds_returned_at"];
+  if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0490aa7e85e4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["min_limit"];
+  if (x !== undefined) { out += sep + "\"min_limit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["max_limit"];
+  if (x !== undefined) { out += sep + "\"max_limit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["standard"];
+  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
+  x = v["instant"];
+  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1088,33 +1102,101 @@ function o_0595d9ee1c08(v) {
   return out + '}';
 }
 
-function o_0730ee6d2ec3(v) {
+function o_067462bec4fe(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["deleted"];
+  if (x !== undefined) { out += sep + "\"deleted\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_06a61c610372(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["timestamp"];
+  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0715c03f6ed8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reversal"];
-  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["checkout_configuration_id"];
+  if (x !== undefined) { out += sep + "\"checkout_configuration_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_09ac057c9e6a(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_a4975d164731(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_188b0c5d746c(x)); sep = ','; }
+  x = v["last_setup_error"];
+  if (x !== undefined) { out += sep + "\"last_setup_error\":" + (x === null ? 'null' : o_748345772b1a(x)); sep = ','; }
+  x = v["client_secret"];
+  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["receipt_id"];
-  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_07c1a3e0142b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["headline"];
+  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_07f7a5b1b10c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["purpose"];
+  if (x !== undefined) { out += sep + "\"purpose\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["requested_information"];
+  if (x !== undefined) { out += sep + "\"requested_information\":" + o_bf1f7bde8f7f(x); sep = ','; }
+  x = v["submitted_at"];
+  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reviewed_at"];
+  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1128,169 +1210,77 @@ function o_0848f7c778f0(v) {
   return out + '}';
 }
 
-function o_087e72ee11ff(v) {
+function o_09ac057c9e6a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["buyer"];
-  if (x !== undefined) { out += sep + "\"buyer\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
-  x = v["reason"];
-  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["escalated"];
-  if (x !== undefined) { out += sep + "\"escalated\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["refund"];
-  if (x !== undefined) { out += sep + "\"refund\":" + (x === null ? 'null' : o_1ea9c32e32e5(x)); sep = ','; }
-  x = v["dispute_id"];
-  if (x !== undefined) { out += sep + "\"dispute_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["available_actions"];
-  if (x !== undefined) { out += sep + "\"available_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["response_due_at"];
-  if (x !== undefined) { out += sep + "\"response_due_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["resolved_at"];
-  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_08894517108c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["agreement_version"];
-  if (x !== undefined) { out += sep + "\"agreement_version\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["printed_name"];
-  if (x !== undefined) { out += sep + "\"printed_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["accepted_at"];
-  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_089f4208e45f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_08f7641de828(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_0907be5852ea(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["translations"];
-  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["existing_post_id"];
-  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["external_accounts"];
-  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["creatives"];
-  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
-  x = v["lead_form"];
-  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
-  x = v["lead_form_id"];
-  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_0b18373502bc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["level"];
-  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["summary"];
-  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_0bcf192fa20f(v) {
+function o_09e86d43aad9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["topic_id"];
-  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["identifier"];
-  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["alert_type"];
+  if (x !== undefined) { out += sep + "\"alert_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["charge_for_alert"];
+  if (x !== undefined) { out += sep + "\"charge_for_alert\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["dispute"];
+  if (x !== undefined) { out += sep + "\"dispute\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["transaction_date"];
+  if (x !== undefined) { out += sep + "\"transaction_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_0b12b99aafeb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["prompt"];
+  if (x !== undefined) { out += sep + "\"prompt\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resolution"];
+  if (x !== undefined) { out += sep + "\"resolution\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["duration_seconds"];
+  if (x !== undefined) { out += sep + "\"duration_seconds\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["price"];
+  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_reason"];
+  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["completed_at"];
+  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failed_at"];
+  if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1304,6 +1294,42 @@ function o_0c2497b209b0(v) {
   return out + '}';
 }
 
+function o_0cd28465f5e7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["parts"];
+  if (x !== undefined) { out += sep + "\"parts\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["max_size"];
+  if (x !== undefined) { out += sep + "\"max_size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["upload_headers"];
+  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["upload_parts"];
+  if (x !== undefined) { out += sep + "\"upload_parts\":" + (x === null ? 'null' : array(x, (x) => c_FileUploadPart_9b5985714ef2(x))); sep = ','; }
+  x = v["upload_expires_at"];
+  if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_0cef7af70fe6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1314,97 +1340,29 @@ function o_0cef7af70fe6(v) {
   return out + '}';
 }
 
-function o_0dc543843440(v) {
+function o_107d00c65d3f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["marked"];
-  if (x !== undefined) { out += sep + "\"marked\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed"];
+  if (x !== undefined) { out += sep + "\"attributed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["awaiting_settlement"];
+  if (x !== undefined) { out += sep + "\"awaiting_settlement\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["settled"];
+  if (x !== undefined) { out += sep + "\"settled\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_0e0036213b95(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["hosted_url"];
-  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["methods"];
-  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  return out + '}';
-}
-
-function o_0ea7bd143d0f(v) {
+function o_114e7b94fe6b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1418,6 +1376,16 @@ function o_11f5165e0b5b(v) {
   return out + '}';
 }
 
+function o_131b950fd509(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["success"];
+  if (x !== undefined) { out += sep + "\"success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_13360620015d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1425,124 +1393,6 @@ function o_13360620015d(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_dbe93dd1f68a(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_13aebde42843(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["external_account_id"];
-  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["locale"];
-  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["privacy_policy_url"];
-  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["question_labels"];
-  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_13e8c2ad400c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["external_account_id"];
-  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform_post_id"];
-  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["media_type"];
-  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["video_id"];
-  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["caption"];
-  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["media_url"];
-  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["destination_url"];
-  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_14c1bcece711(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["alert_type"];
-  if (x !== undefined) { out += sep + "\"alert_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["charge_for_alert"];
-  if (x !== undefined) { out += sep + "\"charge_for_alert\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["dispute"];
-  if (x !== undefined) { out += sep + "\"dispute\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["transaction_date"];
-  if (x !== undefined) { out += sep + "\"transaction_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_154c93b273ab(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["delivery_type"];
-  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["supports_instant_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["supports_standard_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_1577335f6ea7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["ads_agreement"];
-  if (x !== undefined) { out += sep + "\"ads_agreement\":" + o_08894517108c(x); sep = ','; }
-  x = v["ads_payment_methods"];
-  if (x !== undefined) { out += sep + "\"ads_payment_methods\":" + (x === null ? 'null' : o_be3ab4792f73(x)); sep = ','; }
-  x = v["ads_reporting_currency"];
-  if (x !== undefined) { out += sep + "\"ads_reporting_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ads_scheduling_timezone"];
-  if (x !== undefined) { out += sep + "\"ads_scheduling_timezone\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ads_triplewhale_integration"];
-  if (x !== undefined) { out += sep + "\"ads_triplewhale_integration\":" + o_df0a0cfee775(x); sep = ','; }
-  x = v["cards_auto_top_up"];
-  if (x !== undefined) { out += sep + "\"cards_auto_top_up\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["cards_notifications"];
-  if (x !== undefined) { out += sep + "\"cards_notifications\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["dispute_fighter_enabled"];
-  if (x !== undefined) { out += sep + "\"dispute_fighter_enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["economic_intelligence"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence\":" + o_a3fa0b0eabda(x); sep = ','; }
   return out + '}';
 }
 
@@ -1556,257 +1406,139 @@ function o_169f4f48dd30(v) {
   return out + '}';
 }
 
-function o_17a48ed43628(v) {
+function o_17046ac59065(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + o_f535afb4fc96(x); sep = ','; }
-  x = v["buyer"];
-  if (x !== undefined) { out += sep + "\"buyer\":" + (x === null ? 'null' : o_4c359c740fee(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["fee"];
-  if (x !== undefined) { out += sep + "\"fee\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["key"];
+  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["duration_unit"];
+  if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["price"];
+  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_1704ac732a4d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["code"];
+  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["reason"];
-  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["evidence"];
-  if (x !== undefined) { out += sep + "\"evidence\":" + c_DisputeEvidence_c9a78e3aa990(x); sep = ','; }
-  x = v["response_due_at"];
-  if (x !== undefined) { out += sep + "\"response_due_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["evidence_submitted_at"];
-  if (x !== undefined) { out += sep + "\"evidence_submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["evidence_submitted_by"];
-  if (x !== undefined) { out += sep + "\"evidence_submitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["resolved_at"];
-  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_17b13a398b7b(v) {
+function o_188b0c5d746c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["bank"];
-  if (x !== undefined) { out += sep + "\"bank\":" + (x === null ? 'null' : o_17c21bebf6da(x)); sep = ','; }
-  x = v["crypto"];
-  if (x !== undefined) { out += sep + "\"crypto\":" + array(x, (x) => c_CryptoDepositMethod_bdfcfcd7038b(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_17c21bebf6da(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["note"];
-  if (x !== undefined) { out += sep + "\"note\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_183150e5f11a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["topic_id"];
-  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["subtitle"];
-  if (x !== undefined) { out += sep + "\"subtitle\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["content"];
-  if (x !== undefined) { out += sep + "\"content\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["icon_user_id"];
-  if (x !== undefined) { out += sep + "\"icon_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["rest_path"];
-  if (x !== undefined) { out += sep + "\"rest_path\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + any(x); sep = ','; }
-  x = v["read"];
-  if (x !== undefined) { out += sep + "\"read\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["read_at"];
-  if (x !== undefined) { out += sep + "\"read_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_19c386ea583b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_3eca161a916a(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_1a4dc854c034(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["identifier"];
-  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_1ad197598da3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_1b53a727d39c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["mode"];
-  if (x !== undefined) { out += sep + "\"mode\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["redirect_url"];
-  if (x !== undefined) { out += sep + "\"redirect_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"redirect_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_1ba73323ce3d(v) {
+function o_19212d7f1a9d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_19d24478ad63(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency_code"];
+  if (x !== undefined) { out += sep + "\"destination_currency_code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["nickname"];
+  if (x !== undefined) { out += sep + "\"nickname\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payer_name"];
+  if (x !== undefined) { out += sep + "\"payer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_1a436dcfd101(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["current_period_start"];
+  if (x !== undefined) { out += sep + "\"current_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["current_period_end"];
+  if (x !== undefined) { out += sep + "\"current_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancel_at_period_end"];
+  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["canceled_at"];
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["paused_at"];
+  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["license_key"];
+  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1a6db4c12264(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["undated_pending_reason"];
+  if (x !== undefined) { out += sep + "\"undated_pending_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_1bd27c5883cf(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["locale"];
+  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["privacy_policy_url"];
+  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["question_labels"];
+  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1830,209 +1562,87 @@ function o_1c2b054aa98d(v) {
   return out + '}';
 }
 
-function o_1c8508cc08a8(v) {
+function o_1ce10064a8ce(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["ads_agreement"];
+  if (x !== undefined) { out += sep + "\"ads_agreement\":" + o_6dfad624e897(x); sep = ','; }
+  x = v["ads_payment_methods"];
+  if (x !== undefined) { out += sep + "\"ads_payment_methods\":" + (x === null ? 'null' : o_be3ab4792f73(x)); sep = ','; }
+  x = v["ads_reporting_currency"];
+  if (x !== undefined) { out += sep + "\"ads_reporting_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ads_scheduling_timezone"];
+  if (x !== undefined) { out += sep + "\"ads_scheduling_timezone\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ads_triplewhale_integration"];
+  if (x !== undefined) { out += sep + "\"ads_triplewhale_integration\":" + o_d8300af567d8(x); sep = ','; }
+  x = v["cards_auto_top_up"];
+  if (x !== undefined) { out += sep + "\"cards_auto_top_up\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["cards_notifications"];
+  if (x !== undefined) { out += sep + "\"cards_notifications\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["dispute_fighter_enabled"];
+  if (x !== undefined) { out += sep + "\"dispute_fighter_enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["economic_intelligence"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence\":" + o_88317f982920(x); sep = ','; }
+  return out + '}';
+}
+
+function o_1dae4438d622(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PayoutMethod_48d49867f6e7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  x = v["available_destinations"];
+  if (x !== undefined) { out += sep + "\"available_destinations\":" + array(x, (x) => o_5c3cbb75dfbd(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1f87ec64630b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status_detail"];
-  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["speed"];
-  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["markup_fee"];
-  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_amount"];
-  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["payout_method"];
-  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_61374569c5ff(x); sep = ','; }
-  x = v["payout_request_id"];
-  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["conversion_request_id"];
-  if (x !== undefined) { out += sep + "\"conversion_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure"];
-  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["video_id"];
+  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["caption"];
+  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_1d3a0a5b60fe(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["brand"];
-  if (x !== undefined) { out += sep + "\"brand\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last4"];
-  if (x !== undefined) { out += sep + "\"last4\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["exp_month"];
-  if (x !== undefined) { out += sep + "\"exp_month\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["exp_year"];
-  if (x !== undefined) { out += sep + "\"exp_year\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_1d3d483a2e02(v) {
+function o_2106b6ba7203(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_1db2b2eb9589(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["network"];
-  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["network_name"];
-  if (x !== undefined) { out += sep + "\"network_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["address"];
-  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["tokens"];
-  if (x !== undefined) { out += sep + "\"tokens\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["confirmations"];
-  if (x !== undefined) { out += sep + "\"confirmations\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["minimum_amount"];
-  if (x !== undefined) { out += sep + "\"minimum_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["minimum_currency"];
-  if (x !== undefined) { out += sep + "\"minimum_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_1ea9c32e32e5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_20333e0b59f3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["app_id"];
-  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["checksum"];
-  if (x !== undefined) { out += sep + "\"checksum\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_file_id"];
-  if (x !== undefined) { out += sep + "\"source_file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["supported_app_view_types"];
-  if (x !== undefined) { out += sep + "\"supported_app_view_types\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["review_message"];
-  if (x !== undefined) { out += sep + "\"review_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["is_production"];
-  if (x !== undefined) { out += sep + "\"is_production\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["reviewed_at"];
-  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_20a4a77ceb92(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["request_type"];
-  if (x !== undefined) { out += sep + "\"request_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["referral_link"];
-  if (x !== undefined) { out += sep + "\"referral_link\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["card"];
+  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2046,35 +1656,57 @@ function o_2189e04c950b(v) {
   return out + '}';
 }
 
-function o_2202cf83f86a(v) {
+function o_223992d46195(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["net"];
+  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["held"];
+  if (x !== undefined) { out += sep + "\"held\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fees"];
+  if (x !== undefined) { out += sep + "\"fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_238a4214ae0f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["code"];
-  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_off"];
-  if (x !== undefined) { out += sep + "\"amount_off\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["percent_off"];
-  if (x !== undefined) { out += sep + "\"percent_off\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["max_redemptions"];
-  if (x !== undefined) { out += sep + "\"max_redemptions\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["redemptions"];
-  if (x !== undefined) { out += sep + "\"redemptions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["video_id"];
+  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["caption"];
+  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2088,82 +1720,6 @@ function o_23c31e023cee(v) {
   return out + '}';
 }
 
-function o_240f2b34e048(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["completed"];
-  if (x !== undefined) { out += sep + "\"completed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_256cb79af21d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["min_limit"];
-  if (x !== undefined) { out += sep + "\"min_limit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["max_limit"];
-  if (x !== undefined) { out += sep + "\"max_limit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["standard"];
-  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
-  x = v["instant"];
-  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_257ab6232c5c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["audience_type"];
-  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["column_mapping"];
-  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
-  x = v["total_rows"];
-  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["processed_rows"];
-  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["matched_rows"];
-  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["progress_percent"];
-  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["match_rates"];
-  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
-  x = v["platform_audience_ids"];
-  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_26b36204869c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2174,177 +1730,47 @@ function o_26b36204869c(v) {
   return out + '}';
 }
 
-function o_26dad6edc9b7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["undated_pending_reason"];
-  if (x !== undefined) { out += sep + "\"undated_pending_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_271ee882ba1c(v) {
+function o_26c5066dc3c9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_27855729a588(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status_detail"];
-  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["speed"];
-  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_type"];
+  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["countries"];
+  if (x !== undefined) { out += sep + "\"countries\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["markup_fee"];
-  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_amount"];
-  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["payout_method"];
-  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_28e30d0a41ac(x); sep = ','; }
-  x = v["payout_request_id"];
-  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["conversion_request_id"];
-  if (x !== undefined) { out += sep + "\"conversion_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure"];
-  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["supports_standard_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["supports_instant_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["fee_structure"];
+  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
+  x = v["min_amount"];
+  if (x !== undefined) { out += sep + "\"min_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["max_amount"];
+  if (x !== undefined) { out += sep + "\"max_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_29fd2d8421bc(v) {
+function o_272b909753e0(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account"];
-  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["my_partner_tier"];
-  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["referral_started_at"];
-  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["referral_expires_at"];
-  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["total_volume_usd"];
-  if (x !== undefined) { out += sep + "\"total_volume_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["total_earnings_usd"];
-  if (x !== undefined) { out += sep + "\"total_earnings_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_2b03097fea65(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from_token"];
-  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
-  x = v["to_token"];
-  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
-  x = v["amount_in"];
-  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_out"];
-  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_out_min"];
-  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["rate"];
-  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fee_bps"];
-  if (x !== undefined) { out += sep + "\"fee_bps\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["estimated_duration_seconds"];
-  if (x !== undefined) { out += sep + "\"estimated_duration_seconds\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["key"];
+  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["duration_unit"];
+  if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["auto_renew"];
+  if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["price"];
+  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -2358,129 +1784,97 @@ function o_2b177140a004(v) {
   return out + '}';
 }
 
-function o_2b8a6b8f8ccd(v) {
+function o_2c1f39c05388(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["case_id"];
+  if (x !== undefined) { out += sep + "\"case_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["actor"];
+  if (x !== undefined) { out += sep + "\"actor\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["steps"];
-  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
-  x = v["executed_at"];
-  if (x !== undefined) { out += sep + "\"executed_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_2bc5dfc25321(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["include"];
-  if (x !== undefined) { out += sep + "\"include\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["exclude"];
-  if (x !== undefined) { out += sep + "\"exclude\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_2c39d6fd26b4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["has_access"];
-  if (x !== undefined) { out += sep + "\"has_access\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["access_level"];
-  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_2dc2f7541dc7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["code"];
-  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_off"];
-  if (x !== undefined) { out += sep + "\"amount_off\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["attachments"];
+  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["promo_type"];
-  if (x !== undefined) { out += sep + "\"promo_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["stock"];
-  if (x !== undefined) { out += sep + "\"stock\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["unlimited_stock"];
-  if (x !== undefined) { out += sep + "\"unlimited_stock\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["uses"];
-  if (x !== undefined) { out += sep + "\"uses\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_2e04197aa811(v) {
+function o_2c23a863bac1(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_account_id"];
-  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform_post_id"];
-  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["media_type"];
-  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["media_url"];
-  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["destination_url"];
-  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_2e38a2ddf9be(v) {
+function o_2d111870dfe1(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["webhook_id"];
-  if (x !== undefined) { out += sep + "\"webhook_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_type"];
-  if (x !== undefined) { out += sep + "\"event_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["buyer"];
+  if (x !== undefined) { out += sep + "\"buyer\":" + (x === null ? 'null' : o_09ac057c9e6a(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["attempt_count"];
-  if (x !== undefined) { out += sep + "\"attempt_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["next_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["delivered_at"];
-  if (x !== undefined) { out += sep + "\"delivered_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["attempts"];
-  if (x !== undefined) { out += sep + "\"attempts\":" + array(x, (x) => c_WebhookDeliveryAttempt_fe92295e0f32(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["escalated"];
+  if (x !== undefined) { out += sep + "\"escalated\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["refund"];
+  if (x !== undefined) { out += sep + "\"refund\":" + (x === null ? 'null' : o_e133802ac636(x)); sep = ','; }
+  x = v["dispute_id"];
+  if (x !== undefined) { out += sep + "\"dispute_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["available_actions"];
+  if (x !== undefined) { out += sep + "\"available_actions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["response_due_at"];
+  if (x !== undefined) { out += sep + "\"response_due_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resolved_at"];
+  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2494,33 +1888,77 @@ function o_2e65c2b61ba5(v) {
   return out + '}';
 }
 
-function o_2ef28ea912dc(v) {
+function o_2ef165dec0b9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app_type"];
+  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["deployment"];
+  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["domain_id"];
+  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["domains"];
+  if (x !== undefined) { out += sep + "\"domains\":" + array(x, (x) => c_AppDomain_7874ef6a6412(x)); sep = ','; }
+  x = v["base_url"];
+  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["recommended"];
+  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["production_web_build_id"];
+  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["template_usage"];
+  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["redirect_uris"];
+  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_30285ac47210(v) {
+function o_2f180a13b447(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["completed_at"];
-  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["redirect_to_url"];
+  if (x !== undefined) { out += sep + "\"redirect_to_url\":" + o_ec1ae570a506(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3009d6540607(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["network"];
+  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["network_name"];
+  if (x !== undefined) { out += sep + "\"network_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["address"];
+  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["tokens"];
+  if (x !== undefined) { out += sep + "\"tokens\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["confirmations"];
+  if (x !== undefined) { out += sep + "\"confirmations\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["minimum_amount"];
+  if (x !== undefined) { out += sep + "\"minimum_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["minimum_currency"];
+  if (x !== undefined) { out += sep + "\"minimum_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2544,6 +1982,32 @@ function o_3089f094ad4f(v) {
   return out + '}';
 }
 
+function o_30c6a3f4ca43(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["access_activity_log"];
+  if (x !== undefined) { out += sep + "\"access_activity_log\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["billing_address"];
+  if (x !== undefined) { out += sep + "\"billing_address\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancellation_policy_disclosure"];
+  if (x !== undefined) { out += sep + "\"cancellation_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_email_address"];
+  if (x !== undefined) { out += sep + "\"customer_email_address\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_name"];
+  if (x !== undefined) { out += sep + "\"customer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_description"];
+  if (x !== undefined) { out += sep + "\"product_description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["refund_policy_disclosure"];
+  if (x !== undefined) { out += sep + "\"refund_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["refund_refusal_explanation"];
+  if (x !== undefined) { out += sep + "\"refund_refusal_explanation\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["service_date"];
+  if (x !== undefined) { out += sep + "\"service_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_30e0b0f75bf4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2551,6 +2015,14 @@ function o_30e0b0f75bf4(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_NotificationTopic_3ef255ae56f3(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3102d7cc788b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2564,29 +2036,15 @@ function o_31968c8fe3fb(v) {
   return out + '}';
 }
 
-function o_31cbf0986d31(v) {
+function o_327bd33d7660(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["lower_bound"];
-  if (x !== undefined) { out += sep + "\"lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["upper_bound"];
-  if (x !== undefined) { out += sep + "\"upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_329c8a6ecdff(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["redirect_url"];
-  if (x !== undefined) { out += sep + "\"redirect_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["return_code"];
+  if (x !== undefined) { out += sep + "\"return_code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["funds_returned_at"];
+  if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2600,25 +2058,13 @@ function o_32d84fca9987(v) {
   return out + '}';
 }
 
-function o_3586ef259630(v) {
+function o_33a6dd8e8680(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["app_id"];
-  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["hostname"];
-  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2632,69 +2078,99 @@ function o_360788b27c07(v) {
   return out + '}';
 }
 
-function o_361ec9206f32(v) {
+function o_3640c4141f65(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_type"];
-  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status_detail"];
+  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["speed"];
+  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["countries"];
-  if (x !== undefined) { out += sep + "\"countries\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["supports_standard_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["supports_instant_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["quote"];
-  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_4b9683f96b49(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["markup_fee"];
+  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_amount"];
+  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["payout_method"];
+  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_61374569c5ff(x); sep = ','; }
+  x = v["payout_request_id"];
+  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["conversion_request_id"];
+  if (x !== undefined) { out += sep + "\"conversion_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure"];
+  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_36a2f36a4e68(v) {
+function o_3656a6548cff(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["supported_payout_method"];
-  if (x !== undefined) { out += sep + "\"supported_payout_method\":" + c_SupportedPayoutMethod_ee089b0d0359(x); sep = ','; }
-  x = v["nickname"];
-  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_default"];
-  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_reference"];
-  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["institution_name"];
-  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["first_name"];
-  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_name"];
-  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["fee_structure"];
-  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + c_ArrivalEstimates_5c5c9563fe2a(x); sep = ','; }
-  x = v["quote"];
-  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_016f52ee397a(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from_token"];
+  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["to_token"];
+  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["amount_in"];
+  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_out"];
+  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_out_expected"];
+  if (x !== undefined) { out += sep + "\"amount_out_expected\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_out_min"];
+  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["repaid_amount"];
+  if (x !== undefined) { out += sep + "\"repaid_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["rate"];
+  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["tx_hashes"];
+  if (x !== undefined) { out += sep + "\"tx_hashes\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_36e1aaf56847(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["standard"];
+  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["instant"];
+  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2708,93 +2184,17 @@ function o_3719cf523367(v) {
   return out + '}';
 }
 
-function o_378cce24297f(v) {
+function o_38ba35203ff4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["hosted_url"];
-  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["methods"];
-  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
-  return out + '}';
-}
-
-function o_37fb636272a5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["standard"];
-  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["instant"];
-  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_394e71ff586e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["api_key_id"];
-  if (x !== undefined) { out += sep + "\"api_key_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pins"];
-  if (x !== undefined) { out += sep + "\"pins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["operations_used"];
-  if (x !== undefined) { out += sep + "\"operations_used\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["breaking"];
-  if (x !== undefined) { out += sep + "\"breaking\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["changes"];
-  if (x !== undefined) { out += sep + "\"changes\":" + array(x, (x) => c_UpgradeChange_8c1514be5fb6(x)); sep = ','; }
-  x = v["migrations"];
-  if (x !== undefined) { out += sep + "\"migrations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_397fc573b332(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_type"];
-  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["billing_period"];
-  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["trial_period_days"];
-  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["initial_price"];
-  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["renewal_price"];
-  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["stock"];
-  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["short_link"];
-  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["headline"];
+  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["button_text"];
+  if (x !== undefined) { out += sep + "\"button_text\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2806,37 +2206,55 @@ function o_398df5a40cdf(v) {
   return out + '}';
 }
 
-function o_3aab26007dbb(v) {
+function o_3a5e481159d4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_3a5f4b3b1d26(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["summary"];
-  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["nickname"];
+  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["is_default"];
+  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expected_tool_calls"];
-  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["run_started_at"];
-  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["run_ended_at"];
-  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["run_by_user_id"];
-  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["result_url"];
-  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["acknowledged_at"];
-  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_reference"];
+  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["institution_name"];
+  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["quote"];
+  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_4b9683f96b49(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_destination"];
+  if (x !== undefined) { out += sep + "\"payout_destination\":" + o_ce020155ff99(x); sep = ','; }
   return out + '}';
 }
 
@@ -2850,44 +2268,6 @@ function o_3b332855c5a4(v) {
   return out + '}';
 }
 
-function o_3bf3eb61dd3c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_3c177b470e8f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["mode"];
-  if (x !== undefined) { out += sep + "\"mode\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["redirect_url"];
-  if (x !== undefined) { out += sep + "\"redirect_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_3c7163610b25(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2898,81 +2278,165 @@ function o_3c7163610b25(v) {
   return out + '}';
 }
 
-function o_3e29d5662fb2(v) {
+function o_3c76be74b281(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["typename"];
-  if (x !== undefined) { out += sep + "\"typename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_3e94829e8640(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["phone"];
-  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["first_name"];
-  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_name"];
-  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_3f451495b480(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["app_type"];
-  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["deployment"];
-  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["domain_id"];
-  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["hosted_url"];
-  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["domains"];
-  if (x !== undefined) { out += sep + "\"domains\":" + array(x, (x) => c_AppDomain_7874ef6a6412(x)); sep = ','; }
-  x = v["base_url"];
-  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["verified"];
-  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["recommended"];
-  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["production_web_build_id"];
-  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["template_usage"];
-  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["redirect_uris"];
-  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_2f180a13b447(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3d32385becae(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["totals"];
+  if (x !== undefined) { out += sep + "\"totals\":" + array(x, (x) => c_DisputeSummaryTotal_ceeda496b5e6(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3d709a189093(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["mode"];
+  if (x !== undefined) { out += sep + "\"mode\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["redirect_url"];
+  if (x !== undefined) { out += sep + "\"redirect_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3e9593040b8f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["webhook_id"];
+  if (x !== undefined) { out += sep + "\"webhook_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_type"];
+  if (x !== undefined) { out += sep + "\"event_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["attempt_count"];
+  if (x !== undefined) { out += sep + "\"attempt_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["next_attempt_at"];
+  if (x !== undefined) { out += sep + "\"next_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["delivered_at"];
+  if (x !== undefined) { out += sep + "\"delivered_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["attempts"];
+  if (x !== undefined) { out += sep + "\"attempts\":" + array(x, (x) => c_WebhookDeliveryAttempt_fe92295e0f32(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3f2c57bb86d9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["upload_headers"];
+  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["upload_status"];
+  if (x !== undefined) { out += sep + "\"upload_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_3f4d4cd9605c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2986,6 +2450,42 @@ function o_3f7fe7e48dd2(v) {
   return out + '}';
 }
 
+function o_3f9111d31a5c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["card_id"];
+  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["merchant_name"];
+  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["merchant_category"];
+  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["decline_reason"];
+  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reversed_at"];
+  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_3fdd051a0d7a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2996,79 +2496,39 @@ function o_3fdd051a0d7a(v) {
   return out + '}';
 }
 
-function o_3ff868f3c20f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["lines"];
-  if (x !== undefined) { out += sep + "\"lines\":" + array(x, (x) => o_a5449d7b10ee(x)); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_40f6bede8a37(v) {
+function o_4135ac12da95(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["purpose"];
-  if (x !== undefined) { out += sep + "\"purpose\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["supported_payout_method"];
+  if (x !== undefined) { out += sep + "\"supported_payout_method\":" + c_SupportedPayoutMethod_ee089b0d0359(x); sep = ','; }
+  x = v["nickname"];
+  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["is_default"];
+  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["requested_information"];
-  if (x !== undefined) { out += sep + "\"requested_information\":" + o_bf1f7bde8f7f(x); sep = ','; }
-  x = v["submitted_at"];
-  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reviewed_at"];
-  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_reference"];
+  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["institution_name"];
+  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["fee_structure"];
+  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + c_ArrivalEstimates_5c5c9563fe2a(x); sep = ','; }
+  x = v["quote"];
+  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_016f52ee397a(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4141d6f9bb5d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["api_key_id"];
-  if (x !== undefined) { out += sep + "\"api_key_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["operation"];
-  if (x !== undefined) { out += sep + "\"operation\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["method"];
-  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["path"];
-  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["duration_ms"];
-  if (x !== undefined) { out += sep + "\"duration_ms\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["api_version"];
-  if (x !== undefined) { out += sep + "\"api_version\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["request_id"];
-  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3082,67 +2542,37 @@ function o_41f548ee3dc1(v) {
   return out + '}';
 }
 
-function o_42146be93979(v) {
+function o_443661a43bbd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_426a3750c596(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["topic_id"];
-  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["identifier"];
-  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["unread"];
-  if (x !== undefined) { out += sep + "\"unread\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_42f8a6e38506(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["details"];
-  if (x !== undefined) { out += sep + "\"details\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reporter_type"];
-  if (x !== undefined) { out += sep + "\"reporter_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_430dd07dc48b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["date"];
-  if (x !== undefined) { out += sep + "\"date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currencies"];
-  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4382b6eca32c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["headline"];
-  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + o_cf942be0e49f(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_e3d195a312ee(x); sep = ','; }
+  x = v["stars"];
+  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["attachments"];
+  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => c_ReviewAttachment_07fec83c8674(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["paid_for_product"];
+  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3156,6 +2586,86 @@ function o_448769f0b909(v) {
   return out + '}';
 }
 
+function o_448f19343eaa(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["quantity"];
+  if (x !== undefined) { out += sep + "\"quantity\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["tax_rate"];
+  if (x !== undefined) { out += sep + "\"tax_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_44f78b6b4e36(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["translations"];
+  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["external_accounts"];
+  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_45340cf56a89(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3166,297 +2676,305 @@ function o_45340cf56a89(v) {
   return out + '}';
 }
 
-function o_45ef1a376845(v) {
+function o_463e0104f990(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["percentage"];
-  if (x !== undefined) { out += sep + "\"percentage\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fixed_amount"];
-  if (x !== undefined) { out += sep + "\"fixed_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["granted"];
+  if (x !== undefined) { out += sep + "\"granted\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_4670d94cea29(v) {
+function o_47b8a16c8942(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["variants"];
-  if (x !== undefined) { out += sep + "\"variants\":" + array(x, (x) => c_ExperimentVariant_7310983d1fce(x)); sep = ','; }
-  x = v["findings"];
-  if (x !== undefined) { out += sep + "\"findings\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ended_at"];
-  if (x !== undefined) { out += sep + "\"ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_470efac3489b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card_id"];
-  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["cardholder_id"];
-  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["merchant_name"];
-  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["merchant_category"];
-  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["decline_reason"];
-  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settled_at"];
-  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reversed_at"];
-  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_47ae23726372(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_public"];
-  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["order"];
-  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["app_id"];
-  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["app"];
-  if (x !== undefined) { out += sep + "\"app\":" + (x === null ? 'null' : c_ExperienceApp_ba28dbb09bd4(x)); sep = ','; }
-  x = v["image"];
-  if (x !== undefined) { out += sep + "\"image\":" + (x === null ? 'null' : c_ExperienceImage_0d815c1992b9(x)); sep = ','; }
-  x = v["products"];
-  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_484b2d26932f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["domain"];
-  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["verification"];
-  if (x !== undefined) { out += sep + "\"verification\":" + o_bf452bdc907d(x); sep = ','; }
-  x = v["verified_at"];
-  if (x !== undefined) { out += sep + "\"verified_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4a2efce74774(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_1d3a0a5b60fe(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
-  x = v["client_secret"];
-  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["checkout_configuration"];
-  if (x !== undefined) { out += sep + "\"checkout_configuration\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["member"];
-  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["payment_method"];
-  if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_4af1c560507e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["dispute_id"];
+  if (x !== undefined) { out += sep + "\"dispute_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["label"];
-  if (x !== undefined) { out += sep + "\"label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4c2f266722cb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reason"];
-  if (x !== undefined) { out += sep + "\"reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fee_charged"];
+  if (x !== undefined) { out += sep + "\"fee_charged\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["actionable"];
+  if (x !== undefined) { out += sep + "\"actionable\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["actionable_until"];
+  if (x !== undefined) { out += sep + "\"actionable_until\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reported_at"];
+  if (x !== undefined) { out += sep + "\"reported_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + o_77c776ba2d57(x); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["plan"];
-  if (x !== undefined) { out += sep + "\"plan\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["needs_response_by"];
-  if (x !== undefined) { out += sep + "\"needs_response_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["editable"];
-  if (x !== undefined) { out += sep + "\"editable\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
-  x = v["visa_rdr"];
-  if (x !== undefined) { out += sep + "\"visa_rdr\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["access_activity_log"];
-  if (x !== undefined) { out += sep + "\"access_activity_log\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["billing_address"];
-  if (x !== undefined) { out += sep + "\"billing_address\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cancellation_policy_disclosure"];
-  if (x !== undefined) { out += sep + "\"cancellation_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_email_address"];
-  if (x !== undefined) { out += sep + "\"customer_email_address\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_name"];
-  if (x !== undefined) { out += sep + "\"customer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["notes"];
-  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_description"];
-  if (x !== undefined) { out += sep + "\"product_description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["refund_policy_disclosure"];
-  if (x !== undefined) { out += sep + "\"refund_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["refund_refusal_explanation"];
-  if (x !== undefined) { out += sep + "\"refund_refusal_explanation\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["service_date"];
-  if (x !== undefined) { out += sep + "\"service_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_4c359c740fee(v) {
+function o_4835799d24f1(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["timestamp"];
+  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_4c529fc7498a(v) {
+function o_48a695a774e5(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["network"];
-  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["address"];
-  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["token"];
-  if (x !== undefined) { out += sep + "\"token\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["token_amount"];
-  if (x !== undefined) { out += sep + "\"token_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + o_5916bd9bca39(x); sep = ','; }
+  x = v["buyer"];
+  if (x !== undefined) { out += sep + "\"buyer\":" + (x === null ? 'null' : o_61fd6c236f47(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["tx_hash"];
-  if (x !== undefined) { out += sep + "\"tx_hash\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fee"];
+  if (x !== undefined) { out += sep + "\"fee\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status_detail"];
-  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settled_at"];
-  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["evidence"];
+  if (x !== undefined) { out += sep + "\"evidence\":" + c_DisputeEvidence_c9a78e3aa990(x); sep = ','; }
+  x = v["response_due_at"];
+  if (x !== undefined) { out += sep + "\"response_due_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["evidence_submitted_at"];
+  if (x !== undefined) { out += sep + "\"evidence_submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["evidence_submitted_by"];
+  if (x !== undefined) { out += sep + "\"evidence_submitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resolved_at"];
+  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_4c9da53e2b6a(v) {
+function o_48b1499c9b1b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["external_id"];
+  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture_url"];
+  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["scopes"];
+  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["parent_external_account"];
+  if (x !== undefined) { out += sep + "\"parent_external_account\":" + (x === null ? 'null' : o_8b7dd71baea4(x)); sep = ','; }
+  x = v["display_order"];
+  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["connected_at"];
+  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4928ebe4b94b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status_detail"];
+  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["speed"];
+  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["markup_fee"];
+  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_amount"];
+  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["payout_method"];
+  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_28e30d0a41ac(x); sep = ','; }
+  x = v["payout_request_id"];
+  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["conversion_request_id"];
+  if (x !== undefined) { out += sep + "\"conversion_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure"];
+  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4996a4b5426d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["totals"];
-  if (x !== undefined) { out += sep + "\"totals\":" + array(x, (x) => c_ResolutionCenterCaseSummaryTotal_f5a69b31876d(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["experiment_id"];
+  if (x !== undefined) { out += sep + "\"experiment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["subject_type"];
+  if (x !== undefined) { out += sep + "\"subject_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["subject_id"];
+  if (x !== undefined) { out += sep + "\"subject_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["variant"];
+  if (x !== undefined) { out += sep + "\"variant\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_4e2aa245eaca(v) {
+function o_4b19e6ff185e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PayoutMethod_48d49867f6e7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  x = v["available_destinations"];
-  if (x !== undefined) { out += sep + "\"available_destinations\":" + array(x, (x) => o_361ec9206f32(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["supported_payout_method"];
+  if (x !== undefined) { out += sep + "\"supported_payout_method\":" + c_SupportedPayoutMethod_ee089b0d0359(x); sep = ','; }
+  x = v["nickname"];
+  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["is_default"];
+  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_reference"];
+  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["institution_name"];
+  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["fee_structure"];
+  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + c_ArrivalEstimates_5c5c9563fe2a(x); sep = ','; }
+  x = v["quote"];
+  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_016f52ee397a(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4b991e3c88d5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4be7f30a391b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? str(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4c52eee56f11(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["pins"];
+  if (x !== undefined) { out += sep + "\"pins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["operations_used"];
+  if (x !== undefined) { out += sep + "\"operations_used\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["changes"];
+  if (x !== undefined) { out += sep + "\"changes\":" + array(x, (x) => c_UpgradeChange_8c1514be5fb6(x)); sep = ','; }
+  x = v["migrations"];
+  if (x !== undefined) { out += sep + "\"migrations\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_4c864c6411bc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3470,6 +2988,26 @@ function o_4e68d87dbb9e(v) {
   return out + '}';
 }
 
+function o_4eac84e60c07(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["min_limit"];
+  if (x !== undefined) { out += sep + "\"min_limit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["max_limit"];
+  if (x !== undefined) { out += sep + "\"max_limit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["standard"];
+  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
+  x = v["instant"];
+  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_4f6e441f29a7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3477,6 +3015,46 @@ function o_4f6e441f29a7(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_2582ac3c5c91(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_4f85f89a21ac(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["child_resource_events"];
+  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_504ee9904116(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["date"];
+  if (x !== undefined) { out += sep + "\"date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3498,91 +3076,27 @@ function o_50fb14fe711b(v) {
   return out + '}';
 }
 
-function o_512b6ab85023(v) {
+function o_5287f28f71d0(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["form_type"];
-  if (x !== undefined) { out += sep + "\"form_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["phone_verification"];
-  if (x !== undefined) { out += sep + "\"phone_verification\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["intro"];
-  if (x !== undefined) { out += sep + "\"intro\":" + (x === null ? 'null' : o_4382b6eca32c(x)); sep = ','; }
-  x = v["questions"];
-  if (x !== undefined) { out += sep + "\"questions\":" + array(x, (x) => o_4af1c560507e(x)); sep = ','; }
-  x = v["privacy_policy"];
-  if (x !== undefined) { out += sep + "\"privacy_policy\":" + (x === null ? 'null' : o_016d6f24c677(x)); sep = ','; }
-  x = v["disclaimer"];
-  if (x !== undefined) { out += sep + "\"disclaimer\":" + (x === null ? 'null' : o_e7be7bf4078e(x)); sep = ','; }
-  x = v["completion"];
-  if (x !== undefined) { out += sep + "\"completion\":" + (x === null ? 'null' : o_eb0260a63db1(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_52770f5ad484(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_533c739ec2e3(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["bucket_start"];
+  if (x !== undefined) { out += sep + "\"bucket_start\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["granularity"];
+  if (x !== undefined) { out += sep + "\"granularity\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stat_date"];
+  if (x !== undefined) { out += sep + "\"stat_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stat_hour"];
+  if (x !== undefined) { out += sep + "\"stat_hour\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3610,102 +3124,6 @@ function o_53509e2d5c77(v) {
   return out + '}';
 }
 
-function o_540047bdf229(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_5425a919418f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balances"];
-  if (x !== undefined) { out += sep + "\"balances\":" + array(x, (x) => c_CurrencyBalance_5165abc19c9d(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + (x === null ? 'null' : o_26dad6edc9b7(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_5454ce8384e0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["effect"];
-  if (x !== undefined) { out += sep + "\"effect\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["actions"];
-  if (x !== undefined) { out += sep + "\"actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function o_5455210c9f43(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3716,159 +3134,13 @@ function o_5455210c9f43(v) {
   return out + '}';
 }
 
-function o_549fb8db3867(v) {
+function o_563d46ab282d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["renewal_period_start"];
-  if (x !== undefined) { out += sep + "\"renewal_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["renewal_period_end"];
-  if (x !== undefined) { out += sep + "\"renewal_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cancel_at_period_end"];
-  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["canceled_at"];
-  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["paused_at"];
-  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["license_key"];
-  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_54a0f880ec2a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["tool_name"];
+  if (x !== undefined) { out += sep + "\"tool_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["app_type"];
-  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["deployment"];
-  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["domain_id"];
-  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["hosted_url"];
-  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["base_url"];
-  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["verified"];
-  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["recommended"];
-  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["production_web_build_id"];
-  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["template_usage"];
-  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["redirect_uris"];
-  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["previous_hosted_urls"];
-  if (x !== undefined) { out += sep + "\"previous_hosted_urls\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_55be34ab7af8(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["count"];
-  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["net"];
-  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["available"];
-  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["in_transit"];
-  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["held"];
-  if (x !== undefined) { out += sep + "\"held\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["fees"];
-  if (x !== undefined) { out += sep + "\"fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_56290d8ded05(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["resource"];
-  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reversal"];
-  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_565056de63ba(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["ad_campaign_id"];
-  if (x !== undefined) { out += sep + "\"ad_campaign_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ad_id"];
-  if (x !== undefined) { out += sep + "\"ad_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ad_set_id"];
-  if (x !== undefined) { out += sep + "\"ad_set_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["utm_source"];
-  if (x !== undefined) { out += sep + "\"utm_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["utm_medium"];
-  if (x !== undefined) { out += sep + "\"utm_medium\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["utm_campaign"];
-  if (x !== undefined) { out += sep + "\"utm_campaign\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["utm_term"];
-  if (x !== undefined) { out += sep + "\"utm_term\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["utm_content"];
-  if (x !== undefined) { out += sep + "\"utm_content\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -3877,30 +3149,6 @@ function o_5679ed662ce7(v) {
   let out = '{', sep = '', x;
   x = v["rules"];
   if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_4db2634bf677(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_56b5797490f3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["order_id"];
-  if (x !== undefined) { out += sep + "\"order_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tracking_number"];
-  if (x !== undefined) { out += sep + "\"tracking_number\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["carrier"];
-  if (x !== undefined) { out += sep + "\"carrier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["tracking_url"];
-  if (x !== undefined) { out += sep + "\"tracking_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3914,6 +3162,32 @@ function o_57531c17b4f5(v) {
   return out + '}';
 }
 
+function o_57b0b1fc5038(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["original_amount"];
+  if (x !== undefined) { out += sep + "\"original_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["provider"];
+  if (x !== undefined) { out += sep + "\"provider\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["failure_reason"];
+  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_57e442cb0f69(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3922,27 +3196,73 @@ function o_57e442cb0f69(v) {
   return out + '}';
 }
 
-function o_5870c2dc518f(v) {
+function o_582c14a6fb42(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_5b0d2c379aec(x); sep = ','; }
-  x = v["role"];
-  if (x !== undefined) { out += sep + "\"role\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["permissions"];
-  if (x !== undefined) { out += sep + "\"permissions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["invited_at"];
-  if (x !== undefined) { out += sep + "\"invited_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["accepted_at"];
-  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["checksum"];
+  if (x !== undefined) { out += sep + "\"checksum\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source_file_id"];
+  if (x !== undefined) { out += sep + "\"source_file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["supported_app_view_types"];
+  if (x !== undefined) { out += sep + "\"supported_app_view_types\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["review_message"];
+  if (x !== undefined) { out += sep + "\"review_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["is_production"];
+  if (x !== undefined) { out += sep + "\"is_production\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["reviewed_at"];
+  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_58b0bf05ce7a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["order_id"];
+  if (x !== undefined) { out += sep + "\"order_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tracking_number"];
+  if (x !== undefined) { out += sep + "\"tracking_number\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["carrier"];
+  if (x !== undefined) { out += sep + "\"carrier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["tracking_url"];
+  if (x !== undefined) { out += sep + "\"tracking_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_5916bd9bca39(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3956,15 +3276,47 @@ function o_59e3219efeca(v) {
   return out + '}';
 }
 
-function o_5b0d2c379aec(v) {
+function o_5ac13b13e459(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["note"];
+  if (x !== undefined) { out += sep + "\"note\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_5c316e315521(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["symbol"];
+  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["decimals"];
+  if (x !== undefined) { out += sep + "\"decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_5c3cbb75dfbd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_type"];
+  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["countries"];
+  if (x !== undefined) { out += sep + "\"countries\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["supports_standard_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["supports_instant_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["quote"];
+  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_4b9683f96b49(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3978,39 +3330,19 @@ function o_5c7e080faaa7(v) {
   return out + '}';
 }
 
-function o_5c98166d2839(v) {
+function o_5dc7fc00fbce(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["redirect_to_url"];
-  if (x !== undefined) { out += sep + "\"redirect_to_url\":" + o_08f7641de828(x); sep = ','; }
-  return out + '}';
-}
-
-function o_5d6bc50e7d3e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["result_count"];
-  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["spend_currency"];
-  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["click_through_rate"];
-  if (x !== undefined) { out += sep + "\"click_through_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["cost_per_click"];
-  if (x !== undefined) { out += sep + "\"cost_per_click\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["cost_per_mille"];
-  if (x !== undefined) { out += sep + "\"cost_per_mille\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["cost_per_result"];
-  if (x !== undefined) { out += sep + "\"cost_per_result\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  x = v["executed_at"];
+  if (x !== undefined) { out += sep + "\"executed_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4024,153 +3356,153 @@ function o_5edfb8294d15(v) {
   return out + '}';
 }
 
-function o_5efb769618f8(v) {
+function o_604805a181cd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["external_id"];
-  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture_url"];
-  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["verified"];
-  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["scopes"];
-  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error"];
-  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["parent_external_account"];
-  if (x !== undefined) { out += sep + "\"parent_external_account\":" + (x === null ? 'null' : o_87dbe7bf8101(x)); sep = ','; }
-  x = v["display_order"];
-  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["connected_at"];
-  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + o_3102d7cc788b(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["plan"];
+  if (x !== undefined) { out += sep + "\"plan\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["needs_response_by"];
+  if (x !== undefined) { out += sep + "\"needs_response_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["editable"];
+  if (x !== undefined) { out += sep + "\"editable\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["visa_rdr"];
+  if (x !== undefined) { out += sep + "\"visa_rdr\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["access_activity_log"];
+  if (x !== undefined) { out += sep + "\"access_activity_log\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["billing_address"];
+  if (x !== undefined) { out += sep + "\"billing_address\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancellation_policy_disclosure"];
+  if (x !== undefined) { out += sep + "\"cancellation_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_email_address"];
+  if (x !== undefined) { out += sep + "\"customer_email_address\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_name"];
+  if (x !== undefined) { out += sep + "\"customer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_description"];
+  if (x !== undefined) { out += sep + "\"product_description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["refund_policy_disclosure"];
+  if (x !== undefined) { out += sep + "\"refund_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["refund_refusal_explanation"];
+  if (x !== undefined) { out += sep + "\"refund_refusal_explanation\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["service_date"];
+  if (x !== undefined) { out += sep + "\"service_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_615e3793f599(v) {
+function o_6157d13a4ed6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["metric"];
-  if (x !== undefined) { out += sep + "\"metric\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["unit"];
-  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["interval"];
-  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["time_zone"];
-  if (x !== undefined) { out += sep + "\"time_zone\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["points"];
-  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["carrier"];
+  if (x !== undefined) { out += sep + "\"carrier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["tracking_code"];
+  if (x !== undefined) { out += sep + "\"tracking_code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["substatus"];
+  if (x !== undefined) { out += sep + "\"substatus\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["service"];
+  if (x !== undefined) { out += sep + "\"service\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["delivery_estimate"];
+  if (x !== undefined) { out += sep + "\"delivery_estimate\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_64aa0233a38f(v) {
+function o_61fd6c236f47(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_62a519ff4d5f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["identifier"];
+  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_62fc8b27ffe1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["earning_id"];
+  if (x !== undefined) { out += sep + "\"earning_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source_id"];
+  if (x !== undefined) { out += sep + "\"source_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_63861a510328(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_63e4606e2340(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_650b71d2f86b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_type"];
-  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["billing_period"];
-  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["trial_period_days"];
-  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["initial_price"];
-  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["renewal_price"];
-  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["stock"];
-  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["short_link"];
-  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_6528606c6750(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resource_id"];
-  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["child_resource_events"];
-  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["webhook_secret"];
-  if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["api_version"];
-  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4184,6 +3516,16 @@ function o_65c35c5d22df(v) {
   return out + '}';
 }
 
+function o_66dabf4ae08c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["bank"];
+  if (x !== undefined) { out += sep + "\"bank\":" + (x === null ? 'null' : o_5ac13b13e459(x)); sep = ','; }
+  x = v["crypto"];
+  if (x !== undefined) { out += sep + "\"crypto\":" + array(x, (x) => c_CryptoDepositMethod_bdfcfcd7038b(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_6773fa8524d5(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4191,94 +3533,6 @@ function o_6773fa8524d5(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_fc50d37be960(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_677721ae217c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_account_id"];
-  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform_post_id"];
-  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["media_type"];
-  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["video_id"];
-  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["caption"];
-  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["media_url"];
-  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["destination_url"];
-  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_67ee6a25b342(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["language"];
-  if (x !== undefined) { out += sep + "\"language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["text"];
-  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_68818ab0d5e3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["speed"];
-  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["markup_fee"];
-  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_amount"];
-  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["payout_method"];
-  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_28e30d0a41ac(x); sep = ','; }
-  x = v["payout_request_id"];
-  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure"];
-  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4302,30 +3556,6 @@ function o_68b59f4eb688(v) {
   return out + '}';
 }
 
-function o_69372d63b794(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["filename"];
-  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["content_type"];
-  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["upload_url"];
-  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["upload_headers"];
-  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
-  x = v["upload_status"];
-  if (x !== undefined) { out += sep + "\"upload_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_6985f96c5ec6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4333,44 +3563,6 @@ function o_6985f96c5ec6(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SetupIntent_cd365d6c3ce5(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_69be20c33402(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["timestamp"];
-  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_6a597a33c4b9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["requirement"];
-  if (x !== undefined) { out += sep + "\"requirement\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["label"];
-  if (x !== undefined) { out += sep + "\"label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["answer_type"];
-  if (x !== undefined) { out += sep + "\"answer_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["multiple"];
-  if (x !== undefined) { out += sep + "\"multiple\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
-  x = v["options"];
-  if (x !== undefined) { out += sep + "\"options\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
-  x = v["answered"];
-  if (x !== undefined) { out += sep + "\"answered\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["errors"];
-  if (x !== undefined) { out += sep + "\"errors\":" + array(x, (x) => c_VerificationError_70d97da26421(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4384,31 +3576,73 @@ function o_6a865bd886a0(v) {
   return out + '}';
 }
 
-function o_6d1b1e3b3f91(v) {
+function o_6af79fd46404(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["include_connected_accounts"];
-  if (x !== undefined) { out += sep + "\"include_connected_accounts\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_09ac057c9e6a(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["access_level"];
+  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_opened_at"];
+  if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6d4cc29407e7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["method"];
+  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6db6f2985ea4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["part_number"];
+  if (x !== undefined) { out += sep + "\"part_number\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6dc57a32e402(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_6dfad624e897(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["agreement_version"];
+  if (x !== undefined) { out += sep + "\"agreement_version\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["printed_name"];
+  if (x !== undefined) { out += sep + "\"printed_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["accepted_at"];
+  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4432,33 +3666,119 @@ function o_6ea92f6c08b2(v) {
   return out + '}';
 }
 
-function o_7073f2bfb7d6(v) {
+function o_6eeaa34c9486(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["end_cursor"];
-  if (x !== undefined) { out += sep + "\"end_cursor\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["start_cursor"];
-  if (x !== undefined) { out += sep + "\"start_cursor\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["has_next_page"];
-  if (x !== undefined) { out += sep + "\"has_next_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["has_previous_page"];
-  if (x !== undefined) { out += sep + "\"has_previous_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["key"];
+  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["weight"];
+  if (x !== undefined) { out += sep + "\"weight\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_70f601db2d0f(v) {
+function o_6f0c0f17092b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["include_connected_accounts"];
+  if (x !== undefined) { out += sep + "\"include_connected_accounts\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6f59f66fef81(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_707d080cfdb7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["objective"];
+  if (x !== undefined) { out += sep + "\"objective\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["issues"];
+  if (x !== undefined) { out += sep + "\"issues\":" + array(x, (x) => c_AdIssue_804d4dbc509e(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["budget_optimization"];
+  if (x !== undefined) { out += sep + "\"budget_optimization\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["bid_type"];
+  if (x !== undefined) { out += sep + "\"bid_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["special_ad_categories"];
+  if (x !== undefined) { out += sep + "\"special_ad_categories\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["starts_at"];
+  if (x !== undefined) { out += sep + "\"starts_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ends_at"];
+  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4472,43 +3792,15 @@ function o_70fb9fc2fae1(v) {
   return out + '}';
 }
 
-function o_710eeed59ec5(v) {
+function o_711fa37d7ffb(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["funding_account"];
-  if (x !== undefined) { out += sep + "\"funding_account\":" + o_d2d33482cce4(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["gross_reward_amount"];
-  if (x !== undefined) { out += sep + "\"gross_reward_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["accepted_submissions_limit"];
-  if (x !== undefined) { out += sep + "\"accepted_submissions_limit\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["accepted_submissions_count"];
-  if (x !== undefined) { out += sep + "\"accepted_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["spots_remaining"];
-  if (x !== undefined) { out += sep + "\"spots_remaining\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["budget_amount"];
-  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["gross_paid_out_amount"];
-  if (x !== undefined) { out += sep + "\"gross_paid_out_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["unresolved_submissions_count"];
-  if (x !== undefined) { out += sep + "\"unresolved_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["submissions_closed_at"];
-  if (x !== undefined) { out += sep + "\"submissions_closed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4522,41 +3814,79 @@ function o_71cb895abeb7(v) {
   return out + '}';
 }
 
-function o_74334a3b4c0d(v) {
+function o_748345772b1a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["code"];
+  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_7528ceefd11a(v) {
+function o_74c1ce0ceb38(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["key"];
-  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["weight"];
-  if (x !== undefined) { out += sep + "\"weight\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["completed"];
+  if (x !== undefined) { out += sep + "\"completed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_74ef26f7920e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app_type"];
+  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["deployment"];
+  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["domain_id"];
+  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["base_url"];
+  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["recommended"];
+  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["production_web_build_id"];
+  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["template_usage"];
+  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["redirect_uris"];
+  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["previous_hosted_urls"];
+  if (x !== undefined) { out += sep + "\"previous_hosted_urls\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_74f1e8256c60(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["totals"];
+  if (x !== undefined) { out += sep + "\"totals\":" + array(x, (x) => c_ResolutionCenterCaseSummaryTotal_f5a69b31876d(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4568,15 +3898,81 @@ function o_7537a5c506b8(v) {
   return out + '}';
 }
 
-function o_757150b6a4d7(v) {
+function o_759c7d8f6cec(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["timestamp"];
-  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["count"];
-  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["completed_at"];
+  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_75e9cb0367f1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["creatives"];
+  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
+  x = v["lead_form"];
+  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
+  x = v["lead_form_id"];
+  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4600,27 +3996,31 @@ function o_76b39ed470b1(v) {
   return out + '}';
 }
 
-function o_771e3a54c556(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["checkout_configuration_id"];
-  if (x !== undefined) { out += sep + "\"checkout_configuration_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["domain"];
-  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_method_types"];
-  if (x !== undefined) { out += sep + "\"payment_method_types\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["wallets_unavailable_reason"];
-  if (x !== undefined) { out += sep + "\"wallets_unavailable_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_77c776ba2d57(v) {
+function o_77209a7f1344(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["original_amount"];
+  if (x !== undefined) { out += sep + "\"original_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["provider"];
+  if (x !== undefined) { out += sep + "\"provider\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["failure_reason"];
+  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4632,119 +4032,57 @@ function o_77c7b18edb34(v) {
   return out + '}';
 }
 
-function o_786906d770d4(v) {
+function o_78af8b46dd60(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card_id"];
-  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["cardholder_id"];
-  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["merchant_name"];
-  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["merchant_category"];
-  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["decline_reason"];
-  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settled_at"];
-  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reversed_at"];
-  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["topic_id"];
+  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["identifier"];
+  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["unread"];
+  if (x !== undefined) { out += sep + "\"unread\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_7880f5ab0973(v) {
+function o_78bea97fb1db(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["symbol"];
-  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["level"];
+  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + c_AdReportSummary_50f28ec67b70(x); sep = ','; }
+  return out + '}';
+}
+
+function o_7992f0fdcc1c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["value_usd"];
-  if (x !== undefined) { out += sep + "\"value_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["price_usd"];
-  if (x !== undefined) { out += sep + "\"price_usd\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["breakdown"];
-  if (x !== undefined) { out += sep + "\"breakdown\":" + o_91ba46c4636f(x); sep = ','; }
-  return out + '}';
-}
-
-function o_79b47727612e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["nickname"];
-  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_default"];
-  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_reference"];
-  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["institution_name"];
-  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["quote"];
-  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_4b9683f96b49(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_3eca161a916a(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_destination"];
-  if (x !== undefined) { out += sep + "\"payout_destination\":" + o_154c93b273ab(x); sep = ','; }
-  return out + '}';
-}
-
-function o_79b70f2fd593(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
-  x = v["last_setup_error"];
-  if (x !== undefined) { out += sep + "\"last_setup_error\":" + (x === null ? 'null' : o_96b4657909e9(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_7a01d23f7271(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["available"];
-  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4758,6 +4096,34 @@ function o_7a3b6ed055ac(v) {
   return out + '}';
 }
 
+function o_7a4cba57a3df(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reasoning"];
+  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cta"];
+  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["cta_label"];
+  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["impact_score"];
+  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blocked_capabilities"];
+  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_7a78f5e55653(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4768,79 +4134,41 @@ function o_7a78f5e55653(v) {
   return out + '}';
 }
 
-function o_7a85c02f7278(v) {
+function o_7abb4e081291(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + any(x); sep = ','; }
-  x = v["origin"];
-  if (x !== undefined) { out += sep + "\"origin\":" + o_3e29d5662fb2(x); sep = ','; }
-  x = v["origin_ledger_account_id"];
-  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination"];
-  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : o_3e29d5662fb2(x)); sep = ','; }
-  x = v["destination_ledger_account_id"];
-  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["claim_url"];
-  if (x !== undefined) { out += sep + "\"claim_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["redeemable_count"];
-  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["notes"];
-  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + (x === null ? 'null' : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + o_3e29d5662fb2(x); sep = ','; }
+  x = v["ad_campaign_id"];
+  if (x !== undefined) { out += sep + "\"ad_campaign_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ad_id"];
+  if (x !== undefined) { out += sep + "\"ad_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ad_set_id"];
+  if (x !== undefined) { out += sep + "\"ad_set_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["utm_source"];
+  if (x !== undefined) { out += sep + "\"utm_source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["utm_medium"];
+  if (x !== undefined) { out += sep + "\"utm_medium\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["utm_campaign"];
+  if (x !== undefined) { out += sep + "\"utm_campaign\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["utm_term"];
+  if (x !== undefined) { out += sep + "\"utm_term\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["utm_content"];
+  if (x !== undefined) { out += sep + "\"utm_content\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_7a9f81524418(v) {
+function o_7afa87922d3d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from_token"];
-  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
-  x = v["to_token"];
-  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
-  x = v["amount_in"];
-  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_out"];
-  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_out_expected"];
-  if (x !== undefined) { out += sep + "\"amount_out_expected\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount_out_min"];
-  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["repaid_amount"];
-  if (x !== undefined) { out += sep + "\"repaid_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["rate"];
-  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["tx_hashes"];
-  if (x !== undefined) { out += sep + "\"tx_hashes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["error"];
-  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["checkout_configuration_id"];
+  if (x !== undefined) { out += sep + "\"checkout_configuration_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_method_types"];
+  if (x !== undefined) { out += sep + "\"payment_method_types\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["wallets_unavailable_reason"];
+  if (x !== undefined) { out += sep + "\"wallets_unavailable_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4864,61 +4192,15 @@ function o_7bb26e3cc3c4(v) {
   return out + '}';
 }
 
-function o_7bcb2ffb5e27(v) {
+function o_7bd964228f7c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["creatives"];
-  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
-  x = v["lead_form"];
-  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
-  x = v["lead_form_id"];
-  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["unread"];
+  if (x !== undefined) { out += sep + "\"unread\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["topics"];
+  if (x !== undefined) { out += sep + "\"topics\":" + array(x, (x) => c_NotificationTopicCount_cfe29e09f974(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4932,67 +4214,87 @@ function o_7c0197dfab80(v) {
   return out + '}';
 }
 
-function o_7c885d135402(v) {
+function o_7c52bc74b2ac(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["current_period_start"];
-  if (x !== undefined) { out += sep + "\"current_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["current_period_end"];
-  if (x !== undefined) { out += sep + "\"current_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cancel_at_period_end"];
-  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["canceled_at"];
-  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["paused_at"];
-  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["license_key"];
-  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["optimization_goal"];
+  if (x !== undefined) { out += sep + "\"optimization_goal\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["audiences"];
+  if (x !== undefined) { out += sep + "\"audiences\":" + o_ba195687fc4c(x); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_7d0dbfa4977f(v) {
+function o_7d0b8da63d1e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["access_activity_log"];
-  if (x !== undefined) { out += sep + "\"access_activity_log\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["billing_address"];
-  if (x !== undefined) { out += sep + "\"billing_address\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cancellation_policy_disclosure"];
-  if (x !== undefined) { out += sep + "\"cancellation_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_email_address"];
-  if (x !== undefined) { out += sep + "\"customer_email_address\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_name"];
-  if (x !== undefined) { out += sep + "\"customer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["notes"];
-  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_description"];
-  if (x !== undefined) { out += sep + "\"product_description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["refund_policy_disclosure"];
-  if (x !== undefined) { out += sep + "\"refund_policy_disclosure\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["refund_refusal_explanation"];
-  if (x !== undefined) { out += sep + "\"refund_refusal_explanation\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["service_date"];
-  if (x !== undefined) { out += sep + "\"service_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5006,727 +4308,97 @@ function o_7dde4d0fa738(v) {
   return out + '}';
 }
 
-function o_7ec7c4f5fe67(v) {
+function o_7e609cc6d00d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["operation"];
+  if (x !== undefined) { out += sep + "\"operation\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["method"];
+  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["speed"];
-  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["markup_fee"];
-  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_amount"];
-  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["payout_request_id"];
-  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure"];
-  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_token"];
-  if (x !== undefined) { out += sep + "\"payout_token\":" + o_044eeeb3a492(x); sep = ','; }
-  return out + '}';
-}
-
-function o_7fa7dad75e4c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reasoning"];
-  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cta"];
-  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["cta_label"];
-  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["impact_score"];
-  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blocked_capabilities"];
-  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["steps"];
-  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_8022ab801fab(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["authorize_url"];
-  if (x !== undefined) { out += sep + "\"authorize_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_807d0eeb7222(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7dd6e84670dd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_809fe56ced6a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + o_3bf3eb61dd3c(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["includes_license"];
-  if (x !== undefined) { out += sep + "\"includes_license\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_80f32c4d0a89(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["event_name"];
-  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["conversions"];
-  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["attributed_conversions"];
-  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["attributed_revenue"];
-  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_810655c9bbed(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["substatus"];
-  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_833af7a98eca(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["count"];
-  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"outcome\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["duration_ms"];
+  if (x !== undefined) { out += sep + "\"duration_ms\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["request_id"];
+  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_83f9b65eda1b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["role"];
-  if (x !== undefined) { out += sep + "\"role\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["statements"];
-  if (x !== undefined) { out += sep + "\"statements\":" + array(x, (x) => c_ApiKeyStatement_379032c4b584(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_847f66ec8f56(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Dispute_50b7ecbdb059(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_84b88fb73d62(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currencies"];
-  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
-  x = v["from_date"];
-  if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to_date"];
-  if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_84bd945391e8(v) {
+function o_7e9b63e4d82d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["success"];
-  if (x !== undefined) { out += sep + "\"success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_85ec73e26fc0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_4b852263c3ac(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_869185774d7a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resolution_events"];
+  if (x !== undefined) { out += sep + "\"resolution_events\":" + array(x, (x) => o_beb6a1dc98ac(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + o_3102d7cc788b(x); sep = ','; }
   x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_5b0d2c379aec(x); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["access_level"];
-  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["joined_at"];
-  if (x !== undefined) { out += sep + "\"joined_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_opened_at"];
-  if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_e3d195a312ee(x)); sep = ','; }
+  x = v["member"];
+  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + o_3102d7cc788b(x); sep = ','; }
+  x = v["issue"];
+  if (x !== undefined) { out += sep + "\"issue\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["due_date"];
+  if (x !== undefined) { out += sep + "\"due_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["merchant_response_actions"];
+  if (x !== undefined) { out += sep + "\"merchant_response_actions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_response_actions"];
+  if (x !== undefined) { out += sep + "\"customer_response_actions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["platform_response_actions"];
+  if (x !== undefined) { out += sep + "\"platform_response_actions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["customer_appealed"];
+  if (x !== undefined) { out += sep + "\"customer_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["merchant_appealed"];
+  if (x !== undefined) { out += sep + "\"merchant_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_8795bb6b4d68(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountLeadForm_6991d82c77a0(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_87dbe7bf8101(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_887f1faea7f6(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card_brand"];
-  if (x !== undefined) { out += sep + "\"card_brand\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["exp_month"];
-  if (x !== undefined) { out += sep + "\"exp_month\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["exp_year"];
-  if (x !== undefined) { out += sep + "\"exp_year\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["last4"];
-  if (x !== undefined) { out += sep + "\"last4\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_88857a213a29(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Member_8c3c6099d10d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_88f495dc92ae(v) {
+function o_7f537c130b28(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_8a1414b40d24(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["parent_account_id"];
-  if (x !== undefined) { out += sep + "\"parent_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_8a5d066e3cd3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["return_code"];
-  if (x !== undefined) { out += sep + "\"return_code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["message"];
-  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["funds_returned_at"];
-  if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_8ad9b4955348(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_8b32d1344bf6(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["summary"];
-  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expected_tool_calls"];
-  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => c_EconomicIntelligenceToolCall_e92ce57e2b24(x)); sep = ','; }
-  x = v["run_started_at"];
-  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["run_ended_at"];
-  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["run_by_user_id"];
-  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["result_url"];
-  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["acknowledged_at"];
-  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_8d25cee71a80(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["key"];
-  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["unit"];
-  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["properties"];
-  if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_8de06d3bf3fe(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["content_type"];
-  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["filename"];
-  if (x !== undefined) { out += sep + "\"filename\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_8e35f8d72bc7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_900255605e3e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_FinancialReportDay_829aa8c38416(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_90c50dd814fc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_ba716d08b964(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_91ba46c4636f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["available"];
-  if (x !== undefined) { out += sep + "\"available\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_920196757c08(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["available"];
-  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["in_transit"];
-  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_93593f3e19e7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_947fe2417628(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccount_b4dd9f854f53(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_94f743d98b02(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["hostname"];
-  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_95f0bafd5ce6(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["tax_rate"];
-  if (x !== undefined) { out += sep + "\"tax_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_963289a27d29(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experiment_adb8a09443c8(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_96b0d02500dc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_77a282ddee6d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_96b4657909e9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["code"];
-  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["message"];
-  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_97418834fcff(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["filename"];
-  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["content_type"];
-  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["parts"];
-  if (x !== undefined) { out += sep + "\"parts\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["max_size"];
-  if (x !== undefined) { out += sep + "\"max_size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["upload_url"];
-  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["upload_headers"];
-  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
-  x = v["upload_parts"];
-  if (x !== undefined) { out += sep + "\"upload_parts\":" + (x === null ? 'null' : array(x, (x) => c_FileUploadPart_9b5985714ef2(x))); sep = ','; }
-  x = v["upload_expires_at"];
-  if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_98a82b977a96(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card"];
-  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["domain"];
-  if (x !== undefined) { out += sep + "\"domain\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_98ac0a5b63cc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_5caeb9b747dc(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_9991bd730aad(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_ba4bd71dfad4(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_9a078b281572(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["key"];
-  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["duration"];
-  if (x !== undefined) { out += sep + "\"duration\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["duration_unit"];
-  if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["auto_renew"];
-  if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["price"];
-  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_9a18bdee2e89(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_a616b2a7287e(x)); sep = ','; }
   x = v["total"];
   if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["subtotal"];
@@ -5744,71 +4416,851 @@ function o_9a18bdee2e89(v) {
   x = v["usd_total"];
   if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["last_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["next_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["payment_instrument"];
   if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
   x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_2f180a13b447(x)); sep = ','; }
   x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["pdf_url"];
+  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_9a6158c81f8d(v) {
+function o_7f7d6832bc7e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["budget_amount"];
-  if (x !== undefined) { out += sep + "\"budget_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["budget_type"];
-  if (x !== undefined) { out += sep + "\"budget_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["optimization_goal"];
-  if (x !== undefined) { out += sep + "\"optimization_goal\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["audiences"];
-  if (x !== undefined) { out += sep + "\"audiences\":" + o_2bc5dfc25321(x); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_807d0eeb7222(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7dd6e84670dd(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_8092ac2075fd(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_80f7b07950ee(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_82b1c8712983(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_09ac057c9e6a(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["access_level"];
+  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_opened_at"];
+  if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_830fe34fef1b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["topic_id"];
+  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["identifier"];
+  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_836aba55c509(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_847f66ec8f56(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Dispute_50b7ecbdb059(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_85391144f34f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["methods"];
+  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
+  return out + '}';
+}
+
+function o_85ec73e26fc0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_4b852263c3ac(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_8795bb6b4d68(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountLeadForm_6991d82c77a0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_88317f982920(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["ends_at"];
+  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["offer_key"];
+  if (x !== undefined) { out += sep + "\"offer_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["auto_renew"];
+  if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["trial_ends_at"];
+  if (x !== undefined) { out += sep + "\"trial_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_88857a213a29(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Member_8c3c6099d10d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_888c34f2237b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["requirement"];
+  if (x !== undefined) { out += sep + "\"requirement\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["label"];
+  if (x !== undefined) { out += sep + "\"label\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["answer_type"];
+  if (x !== undefined) { out += sep + "\"answer_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["multiple"];
+  if (x !== undefined) { out += sep + "\"multiple\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["options"];
+  if (x !== undefined) { out += sep + "\"options\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? str(x) : any(x)))); sep = ','; }
+  x = v["answered"];
+  if (x !== undefined) { out += sep + "\"answered\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["errors"];
+  if (x !== undefined) { out += sep + "\"errors\":" + array(x, (x) => c_VerificationError_70d97da26421(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_88add8590f26(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["verification"];
+  if (x !== undefined) { out += sep + "\"verification\":" + o_b0597d717af5(x); sep = ','; }
+  x = v["verified_at"];
+  if (x !== undefined) { out += sep + "\"verified_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8aecede4bd15(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["parent_account_id"];
+  if (x !== undefined) { out += sep + "\"parent_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_8b7dd71baea4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8bf7a2500ff5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["form_type"];
+  if (x !== undefined) { out += sep + "\"form_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["phone_verification"];
+  if (x !== undefined) { out += sep + "\"phone_verification\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["intro"];
+  if (x !== undefined) { out += sep + "\"intro\":" + (x === null ? 'null' : o_07c1a3e0142b(x)); sep = ','; }
+  x = v["questions"];
+  if (x !== undefined) { out += sep + "\"questions\":" + array(x, (x) => o_c45f7cbacb48(x)); sep = ','; }
+  x = v["privacy_policy"];
+  if (x !== undefined) { out += sep + "\"privacy_policy\":" + (x === null ? 'null' : o_997bc90ae662(x)); sep = ','; }
+  x = v["disclaimer"];
+  if (x !== undefined) { out += sep + "\"disclaimer\":" + (x === null ? 'null' : o_ee9e5a0c5837(x)); sep = ','; }
+  x = v["completion"];
+  if (x !== undefined) { out += sep + "\"completion\":" + (x === null ? 'null' : o_38ba35203ff4(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8c192b291ab2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["authorize_url"];
+  if (x !== undefined) { out += sep + "\"authorize_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8d609c578cf9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["is_public"];
+  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["order"];
+  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app"];
+  if (x !== undefined) { out += sep + "\"app\":" + (x === null ? 'null' : c_ExperienceApp_ba28dbb09bd4(x)); sep = ','; }
+  x = v["image"];
+  if (x !== undefined) { out += sep + "\"image\":" + (x === null ? 'null' : c_ExperienceImage_0d815c1992b9(x)); sep = ','; }
+  x = v["products"];
+  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_8dfdef17503c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_188b0c5d746c(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_8ea2b1921569(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["custom_name"];
+  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["event_time"];
+  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["action_source"];
+  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["referrer_url"];
+  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["context"];
+  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
+  x = v["duration"];
+  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["resumed"];
+  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_900255605e3e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_FinancialReportDay_829aa8c38416(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_904c353442eb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_type"];
+  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["billing_period"];
+  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["trial_period_days"];
+  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["initial_price"];
+  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["renewal_price"];
+  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stock"];
+  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["short_link"];
+  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_90b17eac7e6e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_90c50dd814fc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_ba716d08b964(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_920196757c08(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_947fe2417628(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccount_b4dd9f854f53(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_94b1a69470f2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_963289a27d29(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experiment_adb8a09443c8(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_965c0c7c2805(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_4c864c6411bc(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["my_partner_tier"];
+  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_percentages"];
+  if (x !== undefined) { out += sep + "\"payout_percentages\":" + o_dda88d8561e8(x); sep = ','; }
+  x = v["volume_usd"];
+  if (x !== undefined) { out += sep + "\"volume_usd\":" + o_107d00c65d3f(x); sep = ','; }
+  x = v["earnings_usd"];
+  if (x !== undefined) { out += sep + "\"earnings_usd\":" + o_74c1ce0ceb38(x); sep = ','; }
+  x = v["referral_started_at"];
+  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["referral_expires_at"];
+  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_96b0d02500dc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_77a282ddee6d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_96dac025d106(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["balances"];
+  if (x !== undefined) { out += sep + "\"balances\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + (x === null ? 'null' : o_1a6db4c12264(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_97a259d0d365(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["card_brand"];
+  if (x !== undefined) { out += sep + "\"card_brand\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["exp_month"];
+  if (x !== undefined) { out += sep + "\"exp_month\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["exp_year"];
+  if (x !== undefined) { out += sep + "\"exp_year\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["last4"];
+  if (x !== undefined) { out += sep + "\"last4\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_97e7abcefca6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["speed"];
+  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["markup_fee"];
+  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_amount"];
+  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["payout_method"];
+  if (x !== undefined) { out += sep + "\"payout_method\":" + c_PayoutMethod_28e30d0a41ac(x); sep = ','; }
+  x = v["payout_request_id"];
+  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure"];
+  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_9825d70aa35e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["total_usd"];
+  if (x !== undefined) { out += sep + "\"total_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["balances"];
+  if (x !== undefined) { out += sep + "\"balances\":" + (x === null ? 'null' : array(x, (x) => o_e79c249b5a44(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_98ac0a5b63cc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_5caeb9b747dc(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_997bc90ae662(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["link_text"];
+  if (x !== undefined) { out += sep + "\"link_text\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_9991bd730aad(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_ba4bd71dfad4(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5842,6 +5294,40 @@ function o_9b857bfd78d2(v) {
   return out + '}';
 }
 
+function o_9ca61aeb7626(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["row_count"];
+  if (x !== undefined) { out += sep + "\"row_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["download_url"];
+  if (x !== undefined) { out += sep + "\"download_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["started_at"];
+  if (x !== undefined) { out += sep + "\"started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["completed_at"];
+  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["expired_at"];
+  if (x !== undefined) { out += sep + "\"expired_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_9d43fcc4e217(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5849,16 +5335,6 @@ function o_9d43fcc4e217(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_756a8129ba6a(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_9f25b0722cb7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["totals"];
-  if (x !== undefined) { out += sep + "\"totals\":" + array(x, (x) => c_DisputeSummaryTotal_ceeda496b5e6(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5872,91 +5348,213 @@ function o_9fae1041c880(v) {
   return out + '}';
 }
 
-function o_9fdfb0f52523(v) {
+function o_9fd76b055026(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["discount_amount"];
-  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["refunded_amount"];
-  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_refunded_amount"];
-  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["amount_after_fees"];
-  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["usd_total"];
-  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["next_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["variants"];
+  if (x !== undefined) { out += sep + "\"variants\":" + array(x, (x) => c_ExperimentVariant_7310983d1fce(x)); sep = ','; }
+  x = v["findings"];
+  if (x !== undefined) { out += sep + "\"findings\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ended_at"];
+  if (x !== undefined) { out += sep + "\"ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pdf_url"];
-  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_a2e6fa8e3dac(v) {
+function o_9fef92deb714(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["line1"];
-  if (x !== undefined) { out += sep + "\"line1\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["line2"];
-  if (x !== undefined) { out += sep + "\"line2\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["state"];
-  if (x !== undefined) { out += sep + "\"state\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["postal_code"];
-  if (x !== undefined) { out += sep + "\"postal_code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["promo_code_id"];
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["shipment_id"];
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_a616b2a7287e(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["discount_amount"];
+  if (x !== undefined) { out += sep + "\"discount_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["refunded_amount"];
+  if (x !== undefined) { out += sep + "\"refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["tax_refunded_amount"];
+  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["amount_after_fees"];
+  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["usd_total"];
+  if (x !== undefined) { out += sep + "\"usd_total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["billing_reason"];
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_payment_attempt"];
+  if (x !== undefined) { out += sep + "\"last_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["next_payment_attempt"];
+  if (x !== undefined) { out += sep + "\"next_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["settlement_time_at"];
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_2f180a13b447(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["pdf_url"];
+  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["substatus"];
+  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_a09c338c45a9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_a0cfe159a4ec(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["child_resource_events"];
+  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["webhook_secret"];
+  if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_a186347fa1b7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["network"];
+  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["address"];
+  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["token"];
+  if (x !== undefined) { out += sep + "\"token\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["token_amount"];
+  if (x !== undefined) { out += sep + "\"token_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["tx_hash"];
+  if (x !== undefined) { out += sep + "\"tx_hash\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status_detail"];
+  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5970,19 +5568,31 @@ function o_a31883b5e659(v) {
   return out + '}';
 }
 
-function o_a3fa0b0eabda(v) {
+function o_a44f2c2f17a2(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["ends_at"];
-  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["offer_key"];
-  if (x !== undefined) { out += sep + "\"offer_key\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["auto_renew"];
-  if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["trial_ends_at"];
-  if (x !== undefined) { out += sep + "\"trial_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_a4975d164731(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["brand"];
+  if (x !== undefined) { out += sep + "\"brand\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last4"];
+  if (x !== undefined) { out += sep + "\"last4\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["exp_month"];
+  if (x !== undefined) { out += sep + "\"exp_month\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["exp_year"];
+  if (x !== undefined) { out += sep + "\"exp_year\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5996,149 +5606,83 @@ function o_a4b0b24e1152(v) {
   return out + '}';
 }
 
-function o_a5449d7b10ee(v) {
+function o_a5673281f1c2(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["quantity"];
-  if (x !== undefined) { out += sep + "\"quantity\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["tax_rate"];
-  if (x !== undefined) { out += sep + "\"tax_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
-function o_a64cd1bda624(v) {
+function o_a616b2a7287e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_a70f20605a3f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["total_usd"];
-  if (x !== undefined) { out += sep + "\"total_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balances"];
-  if (x !== undefined) { out += sep + "\"balances\":" + (x === null ? 'null' : array(x, (x) => o_7880f5ab0973(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_a96d5e6f02cc(v) {
+function o_a6aa612b10b6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["carrier"];
-  if (x !== undefined) { out += sep + "\"carrier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["tracking_code"];
-  if (x !== undefined) { out += sep + "\"tracking_code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["substatus"];
-  if (x !== undefined) { out += sep + "\"substatus\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["service"];
-  if (x !== undefined) { out += sep + "\"service\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["delivery_estimate"];
-  if (x !== undefined) { out += sep + "\"delivery_estimate\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_a9c3b44e464b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["interval"];
-  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["points"];
-  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_AdDeliveryPoint_b6fc3bfef73e(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_abe21acabb57(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["supported_payout_method"];
-  if (x !== undefined) { out += sep + "\"supported_payout_method\":" + c_SupportedPayoutMethod_ee089b0d0359(x); sep = ','; }
-  x = v["nickname"];
-  if (x !== undefined) { out += sep + "\"nickname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["is_default"];
-  if (x !== undefined) { out += sep + "\"is_default\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["secret_hint"];
+  if (x !== undefined) { out += sep + "\"secret_hint\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["permissions"];
+  if (x !== undefined) { out += sep + "\"permissions\":" + c_ApiKeyPermissions_bad1f0e62437(x); sep = ','; }
+  x = v["ip_allowlist"];
+  if (x !== undefined) { out += sep + "\"ip_allowlist\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last_used_at"];
+  if (x !== undefined) { out += sep + "\"last_used_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["rotated_at"];
+  if (x !== undefined) { out += sep + "\"rotated_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["revoked_at"];
+  if (x !== undefined) { out += sep + "\"revoked_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency"];
-  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_reference"];
-  if (x !== undefined) { out += sep + "\"account_reference\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["institution_name"];
-  if (x !== undefined) { out += sep + "\"institution_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["fee_structure"];
-  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + c_ArrivalEstimates_5c5c9563fe2a(x); sep = ','; }
-  x = v["quote"];
-  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_016f52ee397a(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_a702c46b28d6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["key"];
+  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["unit"];
+  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["properties"];
+  if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -6152,75 +5696,95 @@ function o_ac10a9767ff6(v) {
   return out + '}';
 }
 
-function o_ac862f6ab6b7(v) {
+function o_ad0bf6814dbf(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["conversions"];
+  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_conversions"];
+  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_revenue"];
+  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_ad11ac5f8eca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_188b0c5d746c(x)); sep = ','; }
+  x = v["last_setup_error"];
+  if (x !== undefined) { out += sep + "\"last_setup_error\":" + (x === null ? 'null' : o_748345772b1a(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ad155d470120(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["card_id"];
+  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["amount"];
   if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["original_amount"];
-  if (x !== undefined) { out += sep + "\"original_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["provider"];
-  if (x !== undefined) { out += sep + "\"provider\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["failure_reason"];
-  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["merchant_name"];
+  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["merchant_category"];
+  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["decline_reason"];
+  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reversed_at"];
+  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_ad81701dea78(v) {
+function o_ade97cb61ecc(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["bucket_start"];
-  if (x !== undefined) { out += sep + "\"bucket_start\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["granularity"];
-  if (x !== undefined) { out += sep + "\"granularity\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["stat_date"];
-  if (x !== undefined) { out += sep + "\"stat_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["stat_hour"];
-  if (x !== undefined) { out += sep + "\"stat_hour\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["result_count"];
-  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["spend_currency"];
-  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_adda6a51c4f9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["exchange_rate"];
-  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["min_limit"];
-  if (x !== undefined) { out += sep + "\"min_limit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["max_limit"];
-  if (x !== undefined) { out += sep + "\"max_limit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["standard"];
-  if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
-  x = v["instant"];
-  if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_4c864c6411bc(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["my_partner_tier"];
+  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["referral_started_at"];
+  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["referral_expires_at"];
+  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["total_volume_usd"];
+  if (x !== undefined) { out += sep + "\"total_volume_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["total_earnings_usd"];
+  if (x !== undefined) { out += sep + "\"total_earnings_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6244,33 +5808,13 @@ function o_aef5e03489f6(v) {
   return out + '}';
 }
 
-function o_af5d21626c8f(v) {
+function o_afe9871135cf(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["ref"];
-  if (x !== undefined) { out += sep + "\"ref\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["version"];
-  if (x !== undefined) { out += sep + "\"version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["entry"];
-  if (x !== undefined) { out += sep + "\"entry\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["changelog"];
-  if (x !== undefined) { out += sep + "\"changelog\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["breaking"];
-  if (x !== undefined) { out += sep + "\"breaking\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resource"];
-  if (x !== undefined) { out += sep + "\"resource\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["field"];
-  if (x !== undefined) { out += sep + "\"field\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["in"];
-  if (x !== undefined) { out += sep + "\"in\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["operations"];
-  if (x !== undefined) { out += sep + "\"operations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["migration"];
-  if (x !== undefined) { out += sep + "\"migration\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["has_access"];
+  if (x !== undefined) { out += sep + "\"has_access\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["access_level"];
+  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6284,77 +5828,41 @@ function o_b00a4d48e934(v) {
   return out + '}';
 }
 
-function o_b0784085de8c(v) {
+function o_b0597d717af5(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["external_id"];
-  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture_url"];
-  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["verified"];
-  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["scopes"];
-  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error"];
-  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["parent_social_account"];
-  if (x !== undefined) { out += sep + "\"parent_social_account\":" + (x === null ? 'null' : o_87dbe7bf8101(x)); sep = ','; }
-  x = v["display_order"];
-  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["connected_at"];
-  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["txt_record_name"];
+  if (x !== undefined) { out += sep + "\"txt_record_name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["txt_record_value"];
+  if (x !== undefined) { out += sep + "\"txt_record_value\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_error"];
+  if (x !== undefined) { out += sep + "\"last_error\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_b0835b7f4434(v) {
+function o_b148c6223bca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
-  x = v["stars"];
-  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["attachments"];
-  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => c_ReviewAttachment_07fec83c8674(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["paid_for_product"];
-  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["joined_at"];
-  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["published_at"];
-  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["interval"];
+  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["points"];
+  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_AdDeliveryPoint_b6fc3bfef73e(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6368,29 +5876,21 @@ function o_b154b2be9132(v) {
   return out + '}';
 }
 
-function o_b18838dc0900(v) {
+function o_b38345080d20(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["purpose"];
-  if (x !== undefined) { out += sep + "\"purpose\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["requested_information"];
-  if (x !== undefined) { out += sep + "\"requested_information\":" + array(x, (x) => c_VerificationRequirement_8e3aa6326339(x)); sep = ','; }
-  x = v["submitted_at"];
-  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["reviewed_at"];
-  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["threshold"];
+  if (x !== undefined) { out += sep + "\"threshold\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["progress"];
+  if (x !== undefined) { out += sep + "\"progress\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["qualified"];
+  if (x !== undefined) { out += sep + "\"qualified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["payout_status"];
+  if (x !== undefined) { out += sep + "\"payout_status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6404,151 +5904,143 @@ function o_b4b54238ec83(v) {
   return out + '}';
 }
 
-function o_b5012938b1d6(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["code"];
-  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reason"];
-  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_b81ab8240e51(v) {
+function o_b4e4c144d623(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["app_id"];
-  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["app_build_id"];
-  if (x !== undefined) { out += sep + "\"app_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["level"];
-  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["message"];
-  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["stack"];
-  if (x !== undefined) { out += sep + "\"stack\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["request_id"];
-  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["request_method"];
-  if (x !== undefined) { out += sep + "\"request_method\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["request_path"];
-  if (x !== undefined) { out += sep + "\"request_path\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["response_status"];
-  if (x !== undefined) { out += sep + "\"response_status\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["wall_time_ms"];
-  if (x !== undefined) { out += sep + "\"wall_time_ms\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + o_114e7b94fe6b(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_cf942be0e49f(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_62fc8b27ffe1(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_b824e0e419d5(v) {
+function o_b843ce0f7430(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["crop"];
-  if (x !== undefined) { out += sep + "\"crop\":" + (x === null ? 'null' : c_AdCreativeCrop_77c76152d413(x)); sep = ','; }
-  x = v["format"];
-  if (x !== undefined) { out += sep + "\"format\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["media_type"];
-  if (x !== undefined) { out += sep + "\"media_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_b8cb89810e9a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["attempt"];
-  if (x !== undefined) { out += sep + "\"attempt\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["response_status"];
-  if (x !== undefined) { out += sep + "\"response_status\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["error"];
-  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["duration_ms"];
-  if (x !== undefined) { out += sep + "\"duration_ms\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_b91e8f69b0e8(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["deleted"];
-  if (x !== undefined) { out += sep + "\"deleted\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_b92bac16dd49(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["dispute_id"];
-  if (x !== undefined) { out += sep + "\"dispute_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["fee_charged"];
-  if (x !== undefined) { out += sep + "\"fee_charged\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["actionable"];
-  if (x !== undefined) { out += sep + "\"actionable\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["actionable_until"];
-  if (x !== undefined) { out += sep + "\"actionable_until\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["outcome"];
-  if (x !== undefined) { out += sep + "\"outcome\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reported_at"];
-  if (x !== undefined) { out += sep + "\"reported_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ba6c0ed442b7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card"];
-  if (x !== undefined) { out += sep + "\"card\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["first_name"];
+  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["last_name"];
+  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["state"];
+  if (x !== undefined) { out += sep + "\"state\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["postal_code"];
+  if (x !== undefined) { out += sep + "\"postal_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["birthdate"];
+  if (x !== undefined) { out += sep + "\"birthdate\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["gender"];
+  if (x !== undefined) { out += sep + "\"gender\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["event_count"];
+  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["purchase_count"];
+  if (x !== undefined) { out += sep + "\"purchase_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["first_seen_at"];
+  if (x !== undefined) { out += sep + "\"first_seen_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_seen_at"];
+  if (x !== undefined) { out += sep + "\"last_seen_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_ba793314f542(v) {
+function o_b854adbcb8e0(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net"];
-  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["rows"];
-  if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_080a49ab2966(x)); sep = ','; }
+  x = v["role"];
+  if (x !== undefined) { out += sep + "\"role\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["statements"];
+  if (x !== undefined) { out += sep + "\"statements\":" + array(x, (x) => c_ApiKeyStatement_379032c4b584(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b89e61e4fb9e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
+  x = v["from_date"];
+  if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to_date"];
+  if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ba195687fc4c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["include"];
+  if (x !== undefined) { out += sep + "\"include\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["exclude"];
+  if (x !== undefined) { out += sep + "\"exclude\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_ba4278dddc34(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from_token"];
+  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["to_token"];
+  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["amount_in"];
+  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_out"];
+  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_out_min"];
+  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["rate"];
+  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fee_bps"];
+  if (x !== undefined) { out += sep + "\"fee_bps\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["estimated_duration_seconds"];
+  if (x !== undefined) { out += sep + "\"estimated_duration_seconds\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6572,6 +6064,46 @@ function o_bac8671d5a82(v) {
   return out + '}';
 }
 
+function o_bafcd9380acb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["result_count"];
+  if (x !== undefined) { out += sep + "\"result_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["click_through_rate"];
+  if (x !== undefined) { out += sep + "\"click_through_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["cost_per_click"];
+  if (x !== undefined) { out += sep + "\"cost_per_click\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_mille"];
+  if (x !== undefined) { out += sep + "\"cost_per_mille\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["cost_per_result"];
+  if (x !== undefined) { out += sep + "\"cost_per_result\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_bb9ce1a4e00c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["lower_bound"];
+  if (x !== undefined) { out += sep + "\"lower_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["upper_bound"];
+  if (x !== undefined) { out += sep + "\"upper_bound\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_bbf7c0aa1f76(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6586,49 +6118,117 @@ function o_bbf7c0aa1f76(v) {
   return out + '}';
 }
 
-function o_bc0136ce8ff1(v) {
+function o_bc53d6d99af0(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["account_name"];
-  if (x !== undefined) { out += sep + "\"account_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reasoning"];
-  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["cta"];
-  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["cta_label"];
-  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["impact_score"];
-  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["icon_url"];
-  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blocked_capabilities"];
-  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["steps"];
-  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["conversions"];
+  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_conversions"];
+  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_revenue"];
+  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => c_EventStatsRow_5f008f271528(x)); sep = ','; }
   return out + '}';
 }
 
-function o_bd63c7819e2b(v) {
+function o_bcecc721b5c8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bd17498e3a35(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["typename"];
+  if (x !== undefined) { out += sep + "\"typename\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bd42f7e359c4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["decimals"];
-  if (x !== undefined) { out += sep + "\"decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["display_decimals"];
-  if (x !== undefined) { out += sep + "\"display_decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["lines"];
+  if (x !== undefined) { out += sep + "\"lines\":" + array(x, (x) => o_448f19343eaa(x)); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_bd4dac3b21f5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => c_EconomicIntelligenceToolCall_e92ce57e2b24(x)); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6642,31 +6242,25 @@ function o_bd8e7299106b(v) {
   return out + '}';
 }
 
-function o_bdbd08ce528d(v) {
+function o_bdd3968fe5d8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_type"];
-  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["countries"];
-  if (x !== undefined) { out += sep + "\"countries\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["percentage"];
+  if (x !== undefined) { out += sep + "\"percentage\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fixed_amount"];
+  if (x !== undefined) { out += sep + "\"fixed_amount\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["supports_standard_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["supports_instant_delivery"];
-  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["fee_structure"];
-  if (x !== undefined) { out += sep + "\"fee_structure\":" + c_PayoutSpeeds_5cf7486e37cb(x); sep = ','; }
-  x = v["min_amount"];
-  if (x !== undefined) { out += sep + "\"min_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["max_amount"];
-  if (x !== undefined) { out += sep + "\"max_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bdea84d801d8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6690,13 +6284,65 @@ function o_be415e998ec0(v) {
   return out + '}';
 }
 
-function o_bf11fd12e525(v) {
+function o_be44db82ddcd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["part_number"];
-  if (x !== undefined) { out += sep + "\"part_number\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["upload_url"];
-  if (x !== undefined) { out += sep + "\"upload_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_language"];
+  if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["automatic_languages"];
+  if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_beadf59a931e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_beb6a1dc98ac(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["details"];
+  if (x !== undefined) { out += sep + "\"details\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reporter_type"];
+  if (x !== undefined) { out += sep + "\"reporter_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bec032b1acae(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_2f180a13b447(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["substatus"];
+  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6710,207 +6356,79 @@ function o_bf1f7bde8f7f(v) {
   return out + '}';
 }
 
-function o_bf452bdc907d(v) {
+function o_c03a93e72b54(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["txt_record_name"];
-  if (x !== undefined) { out += sep + "\"txt_record_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["txt_record_value"];
-  if (x !== undefined) { out += sep + "\"txt_record_value\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_error"];
-  if (x !== undefined) { out += sep + "\"last_error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metric"];
+  if (x !== undefined) { out += sep + "\"metric\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["unit"];
+  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["interval"];
+  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["time_zone"];
+  if (x !== undefined) { out += sep + "\"time_zone\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["points"];
+  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
   return out + '}';
 }
 
-function o_bfa4551a4676(v) {
+function o_c1302383c85a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["fee_type"];
-  if (x !== undefined) { out += sep + "\"fee_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["markup_fee"];
-  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["speed"];
-  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error_code"];
-  if (x !== undefined) { out += sep + "\"error_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["estimated_availability"];
-  if (x !== undefined) { out += sep + "\"estimated_availability\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ledger_account"];
-  if (x !== undefined) { out += sep + "\"ledger_account\":" + o_089f4208e45f(x); sep = ','; }
-  x = v["payout_request_id"];
-  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payout_token"];
-  if (x !== undefined) { out += sep + "\"payout_token\":" + (x === null ? 'null' : o_e73fa575c0d9(x)); sep = ','; }
-  x = v["trace_code"];
-  if (x !== undefined) { out += sep + "\"trace_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_c0017f5a5586(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["available"];
-  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["pending"];
-  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["in_transit"];
-  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_c1120bd15dd3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["app_build_id"];
+  if (x !== undefined) { out += sep + "\"app_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["external_account_id"];
-  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["post_ids"];
-  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
-  x = v["retention_days"];
-  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_c144695f4701(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["platform"];
-  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["objective"];
-  if (x !== undefined) { out += sep + "\"objective\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["issues"];
-  if (x !== undefined) { out += sep + "\"issues\":" + array(x, (x) => c_AdIssue_804d4dbc509e(x)); sep = ','; }
-  x = v["budget_amount"];
-  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["budget_type"];
-  if (x !== undefined) { out += sep + "\"budget_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["budget_optimization"];
-  if (x !== undefined) { out += sep + "\"budget_optimization\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["bid_type"];
-  if (x !== undefined) { out += sep + "\"bid_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["special_ad_categories"];
-  if (x !== undefined) { out += sep + "\"special_ad_categories\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["starts_at"];
-  if (x !== undefined) { out += sep + "\"starts_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["ends_at"];
-  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["spend_currency"];
-  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_c1c4046497b3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["level"];
+  if (x !== undefined) { out += sep + "\"level\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["message"];
-  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resource_id"];
-  if (x !== undefined) { out += sep + "\"resource_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["resource_type"];
-  if (x !== undefined) { out += sep + "\"resource_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stack"];
+  if (x !== undefined) { out += sep + "\"stack\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["request_id"];
+  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["request_method"];
+  if (x !== undefined) { out += sep + "\"request_method\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["request_path"];
+  if (x !== undefined) { out += sep + "\"request_path\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["response_status"];
+  if (x !== undefined) { out += sep + "\"response_status\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["wall_time_ms"];
+  if (x !== undefined) { out += sep + "\"wall_time_ms\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_c27d2320e111(v) {
+function o_c45f7cbacb48(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["prompt"];
-  if (x !== undefined) { out += sep + "\"prompt\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resolution"];
-  if (x !== undefined) { out += sep + "\"resolution\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["duration_seconds"];
-  if (x !== undefined) { out += sep + "\"duration_seconds\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["price"];
-  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["content_type"];
-  if (x !== undefined) { out += sep + "\"content_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_reason"];
-  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["completed_at"];
-  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failed_at"];
-  if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["label"];
+  if (x !== undefined) { out += sep + "\"label\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_c369db3e4a3e(v) {
+function o_c46680a5d82f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["kind"];
-  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["balances"];
-  if (x !== undefined) { out += sep + "\"balances\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + (x === null ? 'null' : o_26dad6edc9b7(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["language"];
+  if (x !== undefined) { out += sep + "\"language\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["text"];
+  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6924,6 +6442,46 @@ function o_c570bcf0b01a(v) {
   return out + '}';
 }
 
+function o_c573991c68bb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["funding_account"];
+  if (x !== undefined) { out += sep + "\"funding_account\":" + o_cf942be0e49f(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["gross_reward_amount"];
+  if (x !== undefined) { out += sep + "\"gross_reward_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["accepted_submissions_limit"];
+  if (x !== undefined) { out += sep + "\"accepted_submissions_limit\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["accepted_submissions_count"];
+  if (x !== undefined) { out += sep + "\"accepted_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spots_remaining"];
+  if (x !== undefined) { out += sep + "\"spots_remaining\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["gross_paid_out_amount"];
+  if (x !== undefined) { out += sep + "\"gross_paid_out_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["unresolved_submissions_count"];
+  if (x !== undefined) { out += sep + "\"unresolved_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["submissions_closed_at"];
+  if (x !== undefined) { out += sep + "\"submissions_closed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_c5c8f92a261b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6934,27 +6492,41 @@ function o_c5c8f92a261b(v) {
   return out + '}';
 }
 
-function o_c5e77951adcc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["tool_name"];
-  if (x !== undefined) { out += sep + "\"tool_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_c6b90cf9046f(v) {
+function o_c6cc104a1627(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["fee_type"];
+  if (x !== undefined) { out += sep + "\"fee_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["markup_fee"];
+  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["speed"];
+  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error_code"];
+  if (x !== undefined) { out += sep + "\"error_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["estimated_availability"];
+  if (x !== undefined) { out += sep + "\"estimated_availability\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ledger_account"];
+  if (x !== undefined) { out += sep + "\"ledger_account\":" + o_90b17eac7e6e(x); sep = ','; }
+  x = v["payout_request_id"];
+  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payout_token"];
+  if (x !== undefined) { out += sep + "\"payout_token\":" + (x === null ? 'null' : o_19d24478ad63(x)); sep = ','; }
+  x = v["trace_code"];
+  if (x !== undefined) { out += sep + "\"trace_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6966,57 +6538,117 @@ function o_c6ef3dc5c7c5(v) {
   return out + '}';
 }
 
-function o_c869e08d8cbe(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["experiment_id"];
-  if (x !== undefined) { out += sep + "\"experiment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["subject_type"];
-  if (x !== undefined) { out += sep + "\"subject_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["subject_id"];
-  if (x !== undefined) { out += sep + "\"subject_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["variant"];
-  if (x !== undefined) { out += sep + "\"variant\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_caaf28510a17(v) {
+function o_c76976b134c6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["checkout_configuration_id"];
-  if (x !== undefined) { out += sep + "\"checkout_configuration_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_1d3a0a5b60fe(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
-  x = v["last_setup_error"];
-  if (x !== undefined) { out += sep + "\"last_setup_error\":" + (x === null ? 'null' : o_96b4657909e9(x)); sep = ','; }
-  x = v["client_secret"];
-  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["speed"];
+  if (x !== undefined) { out += sep + "\"speed\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["markup_fee"];
+  if (x !== undefined) { out += sep + "\"markup_fee\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["net_amount"];
+  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["destination_currency"];
+  if (x !== undefined) { out += sep + "\"destination_currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination_amount"];
+  if (x !== undefined) { out += sep + "\"destination_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["exchange_rate"];
+  if (x !== undefined) { out += sep + "\"exchange_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["payout_request_id"];
+  if (x !== undefined) { out += sep + "\"payout_request_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["estimated_arrival"];
+  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure"];
+  if (x !== undefined) { out += sep + "\"failure\":" + (x === null ? 'null' : c_PayoutFailure_636a7d6c2eb8(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_token"];
+  if (x !== undefined) { out += sep + "\"payout_token\":" + o_e6b0a15c414f(x); sep = ','; }
+  return out + '}';
+}
+
+function o_c7fec335ca10(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["locale"];
+  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["privacy_policy_url"];
+  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["question_labels"];
+  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c80791b24c1e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["bounty_id"];
+  if (x !== undefined) { out += sep + "\"bounty_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["worker"];
+  if (x !== undefined) { out += sep + "\"worker\":" + o_09ac057c9e6a(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["content"];
+  if (x !== undefined) { out += sep + "\"content\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["deliverable_type"];
+  if (x !== undefined) { out += sep + "\"deliverable_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["deliverable_urls"];
+  if (x !== undefined) { out += sep + "\"deliverable_urls\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? str(x) : any(x)))); sep = ','; }
+  x = v["denial_reason"];
+  if (x !== undefined) { out += sep + "\"denial_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["submitted_at"];
+  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resolved_at"];
+  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c950b0d47d2e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["hostname"];
+  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7030,27 +6662,35 @@ function o_caff64c085c3(v) {
   return out + '}';
 }
 
-function o_cb4ab7289c27(v) {
+function o_cc29ef3a0305(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["count"];
-  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resource_type"];
+  if (x !== undefined) { out += sep + "\"resource_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_cbcdbed19afc(v) {
+function o_cc59e652053b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["fee_amount"];
-  if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net_amount"];
-  if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["estimated_arrival"];
-  if (x !== undefined) { out += sep + "\"estimated_arrival\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["tax_rate"];
+  if (x !== undefined) { out += sep + "\"tax_rate\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -7061,6 +6701,22 @@ function o_cd11eb285300(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Transfer_c59a3a4771cb(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_ce020155ff99(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["delivery_type"];
+  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["supports_instant_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["supports_standard_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7084,59 +6740,59 @@ function o_cecb83f5a069(v) {
   return out + '}';
 }
 
-function o_cf0dacc000d5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["source_language"];
-  if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["automatic_languages"];
-  if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_cf4fbf5a94b2(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_cf566f9e3f70(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["granted"];
-  if (x !== undefined) { out += sep + "\"granted\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_cf9edcb24f05(v) {
+function o_cf7da2eac5c6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resource_id"];
-  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["child_resource_events"];
-  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["column_mapping"];
+  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
+  x = v["total_rows"];
+  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["processed_rows"];
+  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["matched_rows"];
+  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["progress_percent"];
+  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["match_rates"];
+  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
+  x = v["platform_audience_ids"];
+  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_cf942be0e49f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7160,16 +6816,6 @@ function o_cfc31dab5b85(v) {
   return out + '}';
 }
 
-function o_d04d2351e466(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_d06bd967bd62(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7178,81 +6824,103 @@ function o_d06bd967bd62(v) {
   return out + '}';
 }
 
-function o_d0820d81a309(v) {
+function o_d09360dd1637(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_account_id"];
-  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["locale"];
-  if (x !== undefined) { out += sep + "\"locale\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["privacy_policy_url"];
-  if (x !== undefined) { out += sep + "\"privacy_policy_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["question_labels"];
-  if (x !== undefined) { out += sep + "\"question_labels\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_d1afbd0a9533(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_d213f76bf2be(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["original_amount"];
-  if (x !== undefined) { out += sep + "\"original_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["provider"];
-  if (x !== undefined) { out += sep + "\"provider\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["promo_code_id"];
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["shipment_id"];
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_a616b2a7287e(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["discount_amount"];
+  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["refunded_amount"];
+  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_refunded_amount"];
+  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["amount_after_fees"];
+  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["usd_total"];
+  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["billing_reason"];
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["failure_reason"];
-  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["next_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["settlement_time_at"];
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_2f180a13b447(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_d2d33482cce4(v) {
+function o_d15bd669fb14(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["account_name"];
+  if (x !== undefined) { out += sep + "\"account_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["reasoning"];
+  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cta"];
+  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["cta_label"];
+  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["impact_score"];
+  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blocked_capabilities"];
+  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7273,6 +6941,106 @@ function o_d3bd12b80fd0(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payout_6a8eb73d8673(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_d3e501abc887(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["variants"];
+  if (x !== undefined) { out += sep + "\"variants\":" + array(x, (x) => c_ExperimentVariant_7310983d1fce(x)); sep = ','; }
+  x = v["findings"];
+  if (x !== undefined) { out += sep + "\"findings\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["ended_at"];
+  if (x !== undefined) { out += sep + "\"ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_d41621c9eafe(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + any(x); sep = ','; }
+  x = v["origin"];
+  if (x !== undefined) { out += sep + "\"origin\":" + o_bd17498e3a35(x); sep = ','; }
+  x = v["origin_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["destination"];
+  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : o_bd17498e3a35(x)); sep = ','; }
+  x = v["destination_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["claim_url"];
+  if (x !== undefined) { out += sep + "\"claim_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["redeemable_count"];
+  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + o_bd17498e3a35(x); sep = ','; }
+  return out + '}';
+}
+
+function o_d5467066c608(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_09ac057c9e6a(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_a4975d164731(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_188b0c5d746c(x)); sep = ','; }
+  x = v["client_secret"];
+  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["checkout_configuration"];
+  if (x !== undefined) { out += sep + "\"checkout_configuration\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["member"];
+  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["payment_method"];
+  if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_3102d7cc788b(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7298,15 +7066,27 @@ function o_d5de9f407a7b(v) {
   return out + '}';
 }
 
-function o_d6b7a1174a0d(v) {
+function o_d6fa35624f40(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["method"];
-  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["path"];
-  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_4c864c6411bc(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["includes_license"];
+  if (x !== undefined) { out += sep + "\"includes_license\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7320,51 +7100,15 @@ function o_d700f745f9eb(v) {
   return out + '}';
 }
 
-function o_d73db20c39db(v) {
+function o_d8300af567d8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["conversions"];
-  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["attributed_conversions"];
-  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["attributed_revenue"];
-  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => c_EventStatsRow_5f008f271528(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_d825f0d5b4df(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account"];
-  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["my_partner_tier"];
-  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentages"];
-  if (x !== undefined) { out += sep + "\"payout_percentages\":" + o_dda88d8561e8(x); sep = ','; }
-  x = v["volume_usd"];
-  if (x !== undefined) { out += sep + "\"volume_usd\":" + o_f8840425a226(x); sep = ','; }
-  x = v["earnings_usd"];
-  if (x !== undefined) { out += sep + "\"earnings_usd\":" + o_240f2b34e048(x); sep = ','; }
-  x = v["referral_started_at"];
-  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["referral_expires_at"];
-  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["masked_api_key"];
+  if (x !== undefined) { out += sep + "\"masked_api_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["shop_domain"];
+  if (x !== undefined) { out += sep + "\"shop_domain\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7378,17 +7122,167 @@ function o_d83dcb0adf42(v) {
   return out + '}';
 }
 
-function o_d87bda153622(v) {
+function o_d8e82e0a1110(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["key"];
-  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["duration"];
-  if (x !== undefined) { out += sep + "\"duration\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["duration_unit"];
-  if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["price"];
-  if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["end_cursor"];
+  if (x !== undefined) { out += sep + "\"end_cursor\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["start_cursor"];
+  if (x !== undefined) { out += sep + "\"start_cursor\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["has_next_page"];
+  if (x !== undefined) { out += sep + "\"has_next_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["has_previous_page"];
+  if (x !== undefined) { out += sep + "\"has_previous_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_d9b1c32594aa(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["ref"];
+  if (x !== undefined) { out += sep + "\"ref\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["version"];
+  if (x !== undefined) { out += sep + "\"version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["entry"];
+  if (x !== undefined) { out += sep + "\"entry\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["changelog"];
+  if (x !== undefined) { out += sep + "\"changelog\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["field"];
+  if (x !== undefined) { out += sep + "\"field\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["in"];
+  if (x !== undefined) { out += sep + "\"in\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["operations"];
+  if (x !== undefined) { out += sep + "\"operations\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["migration"];
+  if (x !== undefined) { out += sep + "\"migration\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_d9fc3dd804c0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_da4f7468df66(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["card"];
+  if (x !== undefined) { out += sep + "\"card\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_dbda0f600b80(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["external_id"];
+  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture_url"];
+  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["scopes"];
+  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["parent_social_account"];
+  if (x !== undefined) { out += sep + "\"parent_social_account\":" + (x === null ? 'null' : o_8b7dd71baea4(x)); sep = ','; }
+  x = v["display_order"];
+  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["connected_at"];
+  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_dbefcc7c30b6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["code"];
+  if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount_off"];
+  if (x !== undefined) { out += sep + "\"amount_off\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["percent_off"];
+  if (x !== undefined) { out += sep + "\"percent_off\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["max_redemptions"];
+  if (x !== undefined) { out += sep + "\"max_redemptions\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["redemptions"];
+  if (x !== undefined) { out += sep + "\"redemptions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7412,38 +7306,6 @@ function o_dd1148bedbc9(v) {
   return out + '}';
 }
 
-function o_dd1d77ca7c82(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["bounty_id"];
-  if (x !== undefined) { out += sep + "\"bounty_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["worker"];
-  if (x !== undefined) { out += sep + "\"worker\":" + o_5b0d2c379aec(x); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["content"];
-  if (x !== undefined) { out += sep + "\"content\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["deliverable_type"];
-  if (x !== undefined) { out += sep + "\"deliverable_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["deliverable_urls"];
-  if (x !== undefined) { out += sep + "\"deliverable_urls\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
-  x = v["denial_reason"];
-  if (x !== undefined) { out += sep + "\"denial_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["submitted_at"];
-  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["resolved_at"];
-  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_dda88d8561e8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7458,6 +7320,20 @@ function o_dda88d8561e8(v) {
   return out + '}';
 }
 
+function o_de32f346a8af(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["request_type"];
+  if (x !== undefined) { out += sep + "\"request_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["referral_link"];
+  if (x !== undefined) { out += sep + "\"referral_link\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_de5d21b18dab(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7465,6 +7341,72 @@ function o_de5d21b18dab(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_17009bf965ca(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_de7bc0d48be1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7478,18 +7420,6 @@ function o_df0267949671(v) {
   return out + '}';
 }
 
-function o_df0a0cfee775(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["masked_api_key"];
-  if (x !== undefined) { out += sep + "\"masked_api_key\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shop_domain"];
-  if (x !== undefined) { out += sep + "\"shop_domain\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function o_df633f7164de(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7497,6 +7427,70 @@ function o_df633f7164de(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_63556d3eea17(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dfc0df6d2ae0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7510,33 +7504,167 @@ function o_e0df1bbb4cb1(v) {
   return out + '}';
 }
 
-function o_e474163eec56(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_e4fe19931909(v) {
+function o_e133802ac636(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["case_id"];
-  if (x !== undefined) { out += sep + "\"case_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["actor"];
-  if (x !== undefined) { out += sep + "\"actor\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action"];
-  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["message"];
-  if (x !== undefined) { out += sep + "\"message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["attachments"];
-  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e195173959fa(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["last4"];
+  if (x !== undefined) { out += sep + "\"last4\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expiration_month"];
+  if (x !== undefined) { out += sep + "\"expiration_month\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["expiration_year"];
+  if (x !== undefined) { out += sep + "\"expiration_year\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["canceled_at"];
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e369eb3979f7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e3d08b3ca9a1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_e3d195a312ee(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e559d8655142(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["topic_id"];
+  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["subtitle"];
+  if (x !== undefined) { out += sep + "\"subtitle\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["content"];
+  if (x !== undefined) { out += sep + "\"content\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["icon_user_id"];
+  if (x !== undefined) { out += sep + "\"icon_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["rest_path"];
+  if (x !== undefined) { out += sep + "\"rest_path\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + any(x); sep = ','; }
+  x = v["read"];
+  if (x !== undefined) { out += sep + "\"read\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["read_at"];
+  if (x !== undefined) { out += sep + "\"read_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7550,69 +7678,57 @@ function o_e60a0649ef3e(v) {
   return out + '}';
 }
 
-function o_e72389ef261c(v) {
+function o_e631aa5d8f02(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["phone"];
-  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["first_name"];
-  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_name"];
-  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["state"];
-  if (x !== undefined) { out += sep + "\"state\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["postal_code"];
-  if (x !== undefined) { out += sep + "\"postal_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["birthdate"];
-  if (x !== undefined) { out += sep + "\"birthdate\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["gender"];
-  if (x !== undefined) { out += sep + "\"gender\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_count"];
-  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["purchase_count"];
-  if (x !== undefined) { out += sep + "\"purchase_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["first_seen_at"];
-  if (x !== undefined) { out += sep + "\"first_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_seen_at"];
-  if (x !== undefined) { out += sep + "\"last_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_e73fa575c0d9(v) {
+function o_e6b0a15c414f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination_currency_code"];
-  if (x !== undefined) { out += sep + "\"destination_currency_code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["nickname"];
-  if (x !== undefined) { out += sep + "\"nickname\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payer_name"];
-  if (x !== undefined) { out += sep + "\"payer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"nickname\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["payout_destination"];
+  if (x !== undefined) { out += sep + "\"payout_destination\":" + o_ce020155ff99(x); sep = ','; }
+  return out + '}';
+}
+
+function o_e7788cc39841(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? str(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7624,13 +7740,53 @@ function o_e790bb73dfa0(v) {
   return out + '}';
 }
 
-function o_e7be7bf4078e(v) {
+function o_e79c249b5a44(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["text"];
-  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["symbol"];
+  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["value_usd"];
+  if (x !== undefined) { out += sep + "\"value_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["price_usd"];
+  if (x !== undefined) { out += sep + "\"price_usd\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["breakdown"];
+  if (x !== undefined) { out += sep + "\"breakdown\":" + o_33a6dd8e8680(x); sep = ','; }
+  return out + '}';
+}
+
+function o_e82c693d4c3a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_62fc8b27ffe1(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["receipt_id"];
+  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -7641,18 +7797,6 @@ function o_e905e691902f(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SupportedPayoutMethod_ee089b0d0359(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_e914ed1630d1(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["earning_id"];
-  if (x !== undefined) { out += sep + "\"earning_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["reason"];
-  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_id"];
-  if (x !== undefined) { out += sep + "\"source_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7676,125 +7820,83 @@ function o_eb02605abaa3(v) {
   return out + '}';
 }
 
-function o_eb0260a63db1(v) {
+function o_ec1ae570a506(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["headline"];
-  if (x !== undefined) { out += sep + "\"headline\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["button_text"];
-  if (x !== undefined) { out += sep + "\"button_text\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
-function o_ecf52e226b38(v) {
+function o_ee417627301b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["net"];
+  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["rows"];
+  if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_080a49ab2966(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ee9e5a0c5837(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["text"];
+  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_eeead0cc2589(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["marked"];
+  if (x !== undefined) { out += sep + "\"marked\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_eff0092ad3a4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["amount"];
-  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ed50de962139(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["unread"];
-  if (x !== undefined) { out += sep + "\"unread\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["topics"];
-  if (x !== undefined) { out += sep + "\"topics\":" + array(x, (x) => c_NotificationTopicCount_cfe29e09f974(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ed55c5e9cb5a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + o_5b0d2c379aec(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["access_level"];
-  if (x !== undefined) { out += sep + "\"access_level\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["joined_at"];
-  if (x !== undefined) { out += sep + "\"joined_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_opened_at"];
-  if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ee3722cf0f02(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["cardholder_id"];
-  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last4"];
-  if (x !== undefined) { out += sep + "\"last4\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expiration_month"];
-  if (x !== undefined) { out += sep + "\"expiration_month\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["expiration_year"];
-  if (x !== undefined) { out += sep + "\"expiration_year\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["renewal_period_start"];
+  if (x !== undefined) { out += sep + "\"renewal_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["renewal_period_end"];
+  if (x !== undefined) { out += sep + "\"renewal_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancel_at_period_end"];
+  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["canceled_at"];
-  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["paused_at"];
+  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["license_key"];
+  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_effd507650fc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["phone"];
-  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["first_name"];
-  if (x !== undefined) { out += sep + "\"first_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_name"];
-  if (x !== undefined) { out += sep + "\"last_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7808,427 +7910,115 @@ function o_f063b887dcf7(v) {
   return out + '}';
 }
 
-function o_f12ade4a0a99(v) {
+function o_f089137e45bf(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["line1"];
+  if (x !== undefined) { out += sep + "\"line1\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["line2"];
+  if (x !== undefined) { out += sep + "\"line2\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["state"];
+  if (x !== undefined) { out += sep + "\"state\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["postal_code"];
+  if (x !== undefined) { out += sep + "\"postal_code\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f0985ef3fed6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ad_campaign"];
-  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["ad_group"];
-  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["delivery_status"];
-  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["primary_texts"];
-  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["headlines"];
-  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["descriptions"];
-  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
-  x = v["call_to_action"];
-  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_id"];
-  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["existing_post_id"];
-  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_source"];
-  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["post_thumbnail_url"];
-  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
-  x = v["creatives"];
-  if (x !== undefined) { out += sep + "\"creatives\":" + array(x, (x) => c_AdCreative_255fee255393(x)); sep = ','; }
-  x = v["lead_form"];
-  if (x !== undefined) { out += sep + "\"lead_form\":" + (x === null ? 'null' : c_AdLeadForm_c2988a8962fb(x)); sep = ','; }
-  x = v["lead_form_id"];
-  if (x !== undefined) { out += sep + "\"lead_form_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["spend"];
-  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["impressions"];
-  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["clicks"];
-  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["results"];
-  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["return_on_ad_spend"];
-  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f170d2ae2361(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["resource"];
-  if (x !== undefined) { out += sep + "\"resource\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["api_version"];
-  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["row_count"];
-  if (x !== undefined) { out += sep + "\"row_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["download_url"];
-  if (x !== undefined) { out += sep + "\"download_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["started_at"];
-  if (x !== undefined) { out += sep + "\"started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["completed_at"];
-  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expired_at"];
-  if (x !== undefined) { out += sep + "\"expired_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f2633e5b113c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["threshold"];
-  if (x !== undefined) { out += sep + "\"threshold\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["progress"];
-  if (x !== undefined) { out += sep + "\"progress\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["qualified"];
-  if (x !== undefined) { out += sep + "\"qualified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["payout_status"];
-  if (x !== undefined) { out += sep + "\"payout_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f289e1b1bd09(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["amount"];
   if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["fee"];
-  if (x !== undefined) { out += sep + "\"fee\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["origin"];
-  if (x !== undefined) { out += sep + "\"origin\":" + c_TransferParty_935aeab7c8f6(x); sep = ','; }
-  x = v["origin_ledger_account_id"];
-  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["destination"];
-  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : c_TransferParty_935aeab7c8f6(x)); sep = ','; }
-  x = v["destination_ledger_account_id"];
-  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["claim_link_id"];
-  if (x !== undefined) { out += sep + "\"claim_link_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["claim_url"];
-  if (x !== undefined) { out += sep + "\"claim_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["redeemable_count"];
-  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["claimed_count"];
-  if (x !== undefined) { out += sep + "\"claimed_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["notes"];
-  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["tracking_url"];
-  if (x !== undefined) { out += sep + "\"tracking_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["failed_at"];
-  if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["funds_returned_at"];
-  if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_f4076ac11d3b(v) {
+function o_f1bff9bc8e84(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["effect"];
+  if (x !== undefined) { out += sep + "\"effect\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["actions"];
+  if (x !== undefined) { out += sep + "\"actions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_f3b9f9917350(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["person_id"];
-  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["event_name"];
-  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["custom_name"];
-  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["event_time"];
-  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["action_source"];
-  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["crop"];
+  if (x !== undefined) { out += sep + "\"crop\":" + (x === null ? 'null' : c_AdCreativeCrop_77c76152d413(x)); sep = ','; }
+  x = v["format"];
+  if (x !== undefined) { out += sep + "\"format\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["referrer_url"];
-  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_f57075889ea0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["purpose"];
+  if (x !== undefined) { out += sep + "\"purpose\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["requested_information"];
+  if (x !== undefined) { out += sep + "\"requested_information\":" + array(x, (x) => c_VerificationRequirement_8e3aa6326339(x)); sep = ','; }
+  x = v["submitted_at"];
+  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["reviewed_at"];
+  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f5caa16df70d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["value"];
-  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["payment_id"];
-  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["context"];
-  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
-  x = v["duration"];
-  if (x !== undefined) { out += sep + "\"duration\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["resumed"];
-  if (x !== undefined) { out += sep + "\"resumed\":" + (x === null ? 'null' : (x === true ? 'true' : x === false ? 'false' : any(x))); sep = ','; }
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + c_EventUserProfile_5a448454afe7(x); sep = ','; }
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["balances"];
+  if (x !== undefined) { out += sep + "\"balances\":" + array(x, (x) => c_CurrencyBalance_5165abc19c9d(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + (x === null ? 'null' : o_1a6db4c12264(x)); sep = ','; }
   x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f487dae33b85(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["column_mapping"];
-  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
-  x = v["total_rows"];
-  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["processed_rows"];
-  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["matched_rows"];
-  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["progress_percent"];
-  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["match_rates"];
-  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
-  x = v["platform_audience_ids"];
-  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f4bfaef431cf(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["app_id"];
-  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["secret_hint"];
-  if (x !== undefined) { out += sep + "\"secret_hint\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["permissions"];
-  if (x !== undefined) { out += sep + "\"permissions\":" + c_ApiKeyPermissions_bad1f0e62437(x); sep = ','; }
-  x = v["ip_allowlist"];
-  if (x !== undefined) { out += sep + "\"ip_allowlist\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_used_at"];
-  if (x !== undefined) { out += sep + "\"last_used_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["rotated_at"];
-  if (x !== undefined) { out += sep + "\"rotated_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["revoked_at"];
-  if (x !== undefined) { out += sep + "\"revoked_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f535afb4fc96(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f5b16507f769(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["discount_amount"];
-  if (x !== undefined) { out += sep + "\"discount_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["refunded_amount"];
-  if (x !== undefined) { out += sep + "\"refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["tax_refunded_amount"];
-  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["amount_after_fees"];
-  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["usd_total"];
-  if (x !== undefined) { out += sep + "\"usd_total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_payment_attempt"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["next_payment_attempt"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pdf_url"];
-  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["substatus"];
-  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f73b17c83ea0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["source_type"];
-  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["engagement"];
-  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
-  x = v["source_audience_id"];
-  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["lookalike_ratio"];
-  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["size"];
-  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["file_id"];
-  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["column_mapping"];
-  if (x !== undefined) { out += sep + "\"column_mapping\":" + (x === null ? 'null' : c_AudienceColumnMapping_5ac5c3418325(x)); sep = ','; }
-  x = v["total_rows"];
-  if (x !== undefined) { out += sep + "\"total_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["processed_rows"];
-  if (x !== undefined) { out += sep + "\"processed_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["matched_rows"];
-  if (x !== undefined) { out += sep + "\"matched_rows\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["progress_percent"];
-  if (x !== undefined) { out += sep + "\"progress_percent\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["match_rates"];
-  if (x !== undefined) { out += sep + "\"match_rates\":" + array(x, (x) => c_AudienceMatchRate_ba80398fa661(x)); sep = ','; }
-  x = v["platform_audience_ids"];
-  if (x !== undefined) { out += sep + "\"platform_audience_ids\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -8250,29 +8040,25 @@ function o_f7b000d81c8d(v) {
   return out + '}';
 }
 
-function o_f8840425a226(v) {
+function o_f8839c133aed(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["attributed"];
-  if (x !== undefined) { out += sep + "\"attributed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["awaiting_settlement"];
-  if (x !== undefined) { out += sep + "\"awaiting_settlement\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["settled"];
-  if (x !== undefined) { out += sep + "\"settled\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f90ca87eb0b7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["source"];
-  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_account_id"];
-  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["post_ids"];
-  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
-  x = v["retention_days"];
-  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["hostname"];
+  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -8296,6 +8082,62 @@ function o_fa6eafdc1ee9(v) {
   return out + '}';
 }
 
+function o_fa85ab8091b1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fb44d3e5c79e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_type"];
+  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["billing_period"];
+  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["trial_period_days"];
+  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["initial_price"];
+  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["renewal_price"];
+  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stock"];
+  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["short_link"];
+  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_fbf0039c4781(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8303,6 +8145,30 @@ function o_fbf0039c4781(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_fc7a942300d1(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fc2efec91c0d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_09ac057c9e6a(x); sep = ','; }
+  x = v["role"];
+  if (x !== undefined) { out += sep + "\"role\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["permissions"];
+  if (x !== undefined) { out += sep + "\"permissions\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["invited_at"];
+  if (x !== undefined) { out += sep + "\"invited_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["accepted_at"];
+  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -8326,6 +8192,120 @@ function o_fc5f77bc8b0c(v) {
   return out + '}';
 }
 
+function o_fd5af6651083(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["attempt"];
+  if (x !== undefined) { out += sep + "\"attempt\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["response_status"];
+  if (x !== undefined) { out += sep + "\"response_status\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["duration_ms"];
+  if (x !== undefined) { out += sep + "\"duration_ms\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_fd90cc6c8a34(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["decimals"];
+  if (x !== undefined) { out += sep + "\"decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["display_decimals"];
+  if (x !== undefined) { out += sep + "\"display_decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_fe000a1f0d9b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["methods"];
+  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  return out + '}';
+}
+
+function o_feaed9e5f367(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_533c739ec2e3(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_ff8ddef77ede(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8333,6 +8313,32 @@ function o_ff8ddef77ede(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AppLog_f81c5cee348a(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_ff98b9bab8d8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["mode"];
+  if (x !== undefined) { out += sep + "\"mode\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["redirect_url"];
+  if (x !== undefined) { out += sep + "\"redirect_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -8920,6 +8926,10 @@ function r_8ee7eb35ac6c(v) {
   return c_File_4882eeeff9b8(v);
 }
 
+function r_8f57fb1c508c(v) {
+  return o_1dae4438d622(v);
+}
+
 function r_9040b2ad5bd8(v) {
   return o_900255605e3e(v);
 }
@@ -9182,10 +9192,6 @@ function r_d729a6c80b47(v) {
 
 function r_d72cb97338ef(v) {
   return c_RecommendedActionList_122a534d6e5d(v);
-}
-
-function r_d77364dd2b8d(v) {
-  return o_4e2aa245eaca(v);
 }
 
 function r_d7b632db257b(v) {
@@ -9496,7 +9502,7 @@ export const serializers = {
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_8b5bdcfc3472, "2026-09-02": r_71b034d53cc0, "2026-08-28": r_71b034d53cc0, "2026-08-25": r_71b034d53cc0, "2026-08-21": r_71b034d53cc0, "2026-08-14": r_bc1ce7c718da, "2026-08-07": r_bc1ce7c718da, "2026-07-30": r_bc1ce7c718da, "2026-07-23": r_bc1ce7c718da, "2026-07-22": r_bc1ce7c718da, "2026-07-20": r_bc1ce7c718da, "2025-01-01": r_bc1ce7c718da },
-  "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_d77364dd2b8d, "2026-07-22": r_d77364dd2b8d, "2026-07-20": r_d77364dd2b8d, "2025-01-01": r_d77364dd2b8d },
+  "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_8f57fb1c508c, "2026-07-22": r_8f57fb1c508c, "2026-07-20": r_8f57fb1c508c, "2025-01-01": r_8f57fb1c508c },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },

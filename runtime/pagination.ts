@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { invalid } from './errors.js';
 import { parseInstant } from './instant.js';
 import { isStorableText } from './storable-text.js';
+import { selectBuilt } from './request-db.js';
 
 export interface PageArgs {
   first?: number;
@@ -138,7 +139,7 @@ export async function paginate<Row extends { id: string }>(
   for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
   q.orderBy([{ column: options.sortColumn ?? 'created_at', order: window.order }, { column: options.idColumn ?? 'id', order: window.order }]);
   q.limit(window.limit);
-  return window.finish(await q);
+  return window.finish(await selectBuilt<Row>(q));
 }
 
 /** A page of a short list already in memory, in its order (reference tables): cursors carry the position and id,

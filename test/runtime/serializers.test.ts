@@ -1,6 +1,7 @@
 // Responses are written by the compiled serialiser of their operation and version: the schema's fields only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { serializers } from '../../generated/serializers.js';
@@ -43,6 +44,16 @@ t('a field outside the schema never reaches the client, at the top or nested; fr
   assert.not.ok('internal_note' in written.balance);
   assert.equal(written, res.body);
   assert.equal(written.metadata, { tier: 'gold', n: 3 });
+});
+
+t('any string is written as JSON.stringify writes it: quotes, backslashes, control characters, lone surrogates', () => {
+  fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) })), (title) => {
+    const written = serializers.retrieveAccount[HEAD]({ id: 'acct_1', title });
+    assert.is(written, JSON.stringify({ id: 'acct_1', title }));
+  }), { numRuns: 2000 });
+  for (const title of ['a"b', 'a\\b', 'line\nnext', '\u0001', '\u2028', '\ud800', '😀', '']) {
+    assert.is(serializers.retrieveAccount[HEAD]({ id: 'acct_1', title }), JSON.stringify({ id: 'acct_1', title }));
+  }
 });
 
 t('values of an unexpected type still give valid JSON (no field is invented or lost)', () => {
