@@ -22,30 +22,17 @@ function statementName(text: string): string {
   return name;
 }
 
-/** Statements built at run time (lists: the query builder's text for one combination of filters), prepared like
- * the fixed ones while there are at most this many texts; beyond, each further text runs unnamed (parsed and planned
- * each time), so a caller varying its filters endlessly cannot grow each connection's prepared statements (each
- * keeps its plan in the connection's memory, tens of kilobytes for a list with joins). */
-const MAX_BUILT_STATEMENTS = 300;
-const builtNames = new Map<string, string>();
-function builtStatementName(text: string): string | undefined {
-  let name = builtNames.get(text);
-  if (!name && builtNames.size < MAX_BUILT_STATEMENTS) builtNames.set(text, (name = `built_${builtNames.size + 1}`));
-  return name;
-}
-
 /**
- * The rows of a select built with the query builder: on the request's connection, its text runs as a prepared
- * statement (a list's statement is planned once per connection and filter combination instead of on every request,
- * and knex's runner is skipped; measured by `npm run bench`); elsewhere (a knex transaction), through knex.
+ * The rows of a select built with the query builder: on the request's connection, its text is sent as it is,
+ * skipping knex's runner; elsewhere (a knex transaction), through knex. Unnamed, so planned for its values each
+ * time: a prepared list's generic plan, chosen after a few small accounts' pages, took 30 ms of PostgreSQL's CPU
+ * per page of an account with a million payments (`npm run bench`, GET /payments by version: 51 req/s).
  */
 export async function selectBuilt<Row>(q: Knex.QueryBuilder): Promise<Row[]> {
   const conn = (q as unknown as { _connection?: unknown })._connection;
   if (!isRawClient(conn)) return (await q) as Row[];
   const { sql, bindings } = q.toSQL().toNative();
-  const name = builtStatementName(sql);
-  return (await conn.query(name ? { name, text: sql, values: bindings as unknown[] } : { text: sql, values: bindings as unknown[] }))
-    .rows as Row[];
+  return (await conn.query({ text: sql, values: bindings as unknown[] })).rows as Row[];
 }
 
 /** a pg client lent by the pool: what withConnection binds builders to (knex's own transactions bind none) */
