@@ -25,8 +25,9 @@ function statementName(text: string): string {
 /**
  * The rows of a select built with the query builder: on the request's connection, its text is sent as it is,
  * skipping knex's runner; elsewhere (a knex transaction), through knex. Unnamed, so planned for its values each
- * time: a prepared list's generic plan, chosen after a few small accounts' pages, took 30 ms of PostgreSQL's CPU
- * per page of an account with a million payments (`npm run bench`, GET /payments by version: 51 req/s).
+ * time: a prepared list would get a generic plan after five executions, chosen without knowing whether the account
+ * has ten payments or a million. (Preparing them saved about a quarter of the list's PostgreSQL CPU on the bench's
+ * page; it was not kept for that risk, unmeasured on skewed accounts.)
  */
 export async function selectBuilt<Row>(q: Knex.QueryBuilder): Promise<Row[]> {
   const conn = (q as unknown as { _connection?: unknown })._connection;
