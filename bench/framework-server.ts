@@ -6,6 +6,7 @@ import { createKnex } from '../runtime/db.js';
 import { startServer } from '../runtime/server.js';
 import { operations } from '../generated/routes.js';
 import { taskList } from '../handlers/tasks.js';
+import { API_LOG_STATEMENTS } from '../runtime/api-log.js';
 
 const url = process.env.DATABASE_URL!;
 const db = createKnex(url); // the pool size `npm start` uses
@@ -17,7 +18,7 @@ pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest:
   const text = typeof config === 'string' ? config : (config as { text: string }).text;
   // Not a request's: the api logs' batch insert (runtime/api-log.ts), one per 500 requests or 250 ms, which would
   // otherwise count against whichever request the check happened to send beside it.
-  if (text.startsWith('insert into api_logs') || text.startsWith('with logged as (insert into api_logs')) return clientQuery.apply(this, [config, ...rest] as never);
+  if (API_LOG_STATEMENTS.has(text)) return clientQuery.apply(this, [config, ...rest] as never);
   queries++;
   recent.push(text);
   if (recent.length > 50) recent.shift();

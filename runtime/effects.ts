@@ -1,17 +1,24 @@
 // What a write does besides its own rows: background jobs and outbox events, both on the writer's connection so they
-// commit (or roll back) with it. Operations get these through their HandlerContext; routes outside the API (the
-// sandbox's pages) build the same from their transaction.
+// commit (or roll back) with it. Operations get these through their HandlerContext (which extends this class); routes
+// outside the API (the sandbox's pages, background jobs) build one from their transaction with effectsOn.
 import type { Knex } from 'knex';
-import type { HandlerContext } from './handler.js';
-import { addJob } from './jobs.js';
+import { addJob, type JobOptions } from './jobs.js';
 import { recordEvent } from './events.js';
+import type { EventType } from '../generated/spec-data.js';
 
-export type Effects = Pick<HandlerContext, 'db' | 'addJob' | 'emit'>;
+/** Its methods are called on it (`fx.emit(...)`), never taken off it: they read `this.db`. */
+export class Effects {
+  constructor(readonly db: Knex) {}
+
+  addJob(task: string, payload: unknown, options?: JobOptions): Promise<void> {
+    return addJob(this.db, task, payload, options);
+  }
+
+  emit(type: EventType, accountId: string | null, data: unknown): Promise<void> {
+    return recordEvent(this.db, type, accountId, data);
+  }
+}
 
 export function effectsOn(db: Knex): Effects {
-  return {
-    db,
-    addJob: (task, payload, options) => addJob(db, task, payload, options),
-    emit: (type, accountId, data) => recordEvent(db, type, accountId, data),
-  };
+  return new Effects(db);
 }

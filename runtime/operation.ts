@@ -6,9 +6,7 @@ import { validate, type CompiledValidator } from './validation.js';
 import { normaliseQuery } from './query-params.js';
 import { requestJsonBody } from './body.js';
 import { Access } from './access.js';
-import { addJob, type JobOptions } from './jobs.js';
-import { recordEvent } from './events.js';
-import type { EventType } from '../generated/spec-data.js';
+import { Effects } from './effects.js';
 import { inTransaction } from './request-db.js';
 import { flagOn } from './versions.js';
 import * as idempotency from './idempotency.js';
@@ -198,9 +196,11 @@ const VERSION_FLAGS = specData.versionFlags as Record<string, string>;
 
 /** What the handler is given: one object of one shape per request (a spread of closures cost more than the rest of
  * the context; measured by `npm run bench`). Its methods are called on it (`ctx.emit(...)`), never taken off it. */
-class RequestContext implements HandlerContext {
-  constructor(readonly db: Knex, readonly principal: Principal, readonly access: Access, readonly version: string,
-    readonly defaultPageSize: number, private readonly koa: Context) {}
+class RequestContext extends Effects implements HandlerContext {
+  constructor(db: Knex, readonly principal: Principal, readonly access: Access, readonly version: string,
+    readonly defaultPageSize: number, private readonly koa: Context) {
+    super(db);
+  }
 
   get requestId(): string {
     return this.koa.state.requestId;
@@ -212,14 +212,6 @@ class RequestContext implements HandlerContext {
 
   flag(name: string): boolean {
     return flagOn(this.version, VERSION_FLAGS[name]);
-  }
-
-  addJob(task: string, payload: unknown, options?: JobOptions): Promise<void> {
-    return addJob(this.db, task, payload, options);
-  }
-
-  emit(type: EventType, accountId: string | null, data: unknown): Promise<void> {
-    return recordEvent(this.db, type, accountId, data);
   }
 }
 
