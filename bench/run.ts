@@ -9,7 +9,7 @@
 // The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it (BENCH_ONLY==<name>: exactly that one); BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
-// BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_SHOW_QUERIES=1 prints each side's
+// BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_NODE_FLAGS adds node flags to the servers; BENCH_SHOW_QUERIES=1 prints each side's
 // statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -54,6 +54,8 @@ const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
 const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data', 'bench-profiles') : null;
 const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
+/** BENCH_NODE_FLAGS: node flags for the servers, e.g. --trace-gc to see which collections a scenario costs */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 /** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
 const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
@@ -73,7 +75,7 @@ async function launch(name: Name, file: string, databaseUrl: string, env: Record
   // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
   const child = fork(compiled.get(file)!, [], {
-    execArgv: profile,
+    execArgv: [...profile, ...NODE_FLAGS],
     // Rate-limit budgets far above what the benchmark sends on one key: their cost is measured, not their refusals.
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production',
       RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000000', ...env },
@@ -220,6 +222,9 @@ interface Measurement {
   rate: number;
   /** mean latency, ms */
   latency: number;
+  /** the 99th percentile's and the slowest request's latency, ms */
+  p99: number;
+  max: number;
   /** the server process's CPU time per request, µs: less sensitive than req/s to other load on the machine */
   cpu: number;
   /** of which in the kernel (socket I/O; on loopback TCP the sender also pays for the receiving side) */
@@ -253,7 +258,7 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   const spent = postgresCpuBetween(databaseBefore, databaseAfter);
   const database = spent === null ? null : spent / n;
   return {
-    rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean,
+    rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean, p99: result.latency.p99, max: (result.latency as unknown as { max: number }).max,
     statements: (queriesAfter - queriesBefore) / n,
   };
 }
@@ -327,7 +332,7 @@ async function measureSides(sides: Side[]): Promise<Result[]> {
       await measure(contender, request, WARMUP);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
-      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`
+      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency (p99 ${m.p99}, max ${m.max}), ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`
         + (m.database === null ? '' : `, ${Math.round(m.database)} µs PostgreSQL CPU`) + `, ${m.statements.toFixed(2)} statements`);
     }
   }

@@ -30,9 +30,16 @@ export async function postEntry(db: Knex, entryId: string, currency: string, pos
  * one per payment, deadlocked with a transfer between two of those accounts).
  */
 export async function postEntries(db: Knex, entries: Entry[], param = 'amount'): Promise<void> {
-  const rows: { entry: string; currency: string; p: Posting }[] = [];
+  const values = postingValues(entries);
+  if (values.length === 0) return;
+  await refusingOverdraft(param, () => query(db, insertPostings(values.length / POSTING_PARAMS, 1), values));
+}
+
+/** The parameters an entry's postings fill, POSTING_PARAMS per posting: validated (integers, balanced), a bucket
+ * named twice in one entry summed (a unique index allows one posting per bucket and entry), zero postings left out. */
+export function postingValues(entries: Entry[]): unknown[] {
+  const values: unknown[] = [];
   for (const entry of entries) {
-    // An entry posts to each bucket once (a unique index): postings naming the same bucket are summed.
     const summed = new Map<string, Posting>();
     for (const p of entry.postings) {
       const key = `${p.ledger}\u0000${p.bucket}`;
@@ -42,13 +49,27 @@ export async function postEntries(db: Knex, entries: Entry[], param = 'amount'):
     const moving = [...summed.values()].filter((p) => p.amount !== 0);
     if (moving.some((p) => !Number.isSafeInteger(p.amount))) throw new Error(`ledger entry ${entry.id}: amounts must be integers in minor units`);
     if (moving.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error(`ledger entry ${entry.id} does not balance`);
-    for (const p of moving) rows.push({ entry: entry.id, currency: entry.currency, p });
+    for (const p of moving) values.push(entry.id, p.ledger, p.bucket, entry.currency, p.amount);
   }
-  if (rows.length === 0) return;
-  const values = rows.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}::bigint)`).join(', ');
+  return values;
+}
+
+export const POSTING_PARAMS = 5;
+
+/** The insert of `count` postings whose parameters start at $first: a statement of its own, or a writing CTE of a
+ * statement that writes what the money moved for (handlers/payouts/request-payout.ts), one round trip fewer. */
+export function insertPostings(count: number, first: number): string {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const n = first + i * POSTING_PARAMS;
+    return `($${n}, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}::bigint)`;
+  });
+  return `insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount) values ${rows.join(', ')}`;
+}
+
+/** Runs a statement posting money: a bucket it would take below its floor is a 400 insufficient_funds naming `param`. */
+export async function refusingOverdraft<T>(param: string, write: () => Promise<T>): Promise<T> {
   try {
-    await query(db, `insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount) values ${values}`,
-      rows.flatMap((r) => [r.entry, r.p.ledger, r.p.bucket, r.currency, r.p.amount]));
+    return await write();
   } catch (e) {
     if ((e as { constraint?: string }).constraint === 'ledger_balances_floor') throw insufficientFunds(param);
     throw e;

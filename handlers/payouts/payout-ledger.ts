@@ -5,18 +5,18 @@
 // step re-run by a job cannot post twice.
 import type { Knex } from 'knex';
 import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
+import { postEntry, type Entry } from '../ledger/post.js';
 import type { PayoutRow } from './payout-view.js';
 
 const amounts = (p: PayoutRow) => ({ amount: Number(p.amount), fee: Number(p.fee_amount), net: Number(p.net_amount) });
 
-export async function reservePayout(db: Knex, p: PayoutRow): Promise<void> {
-  const { amount } = amounts(p);
-  await postEntry(db, `${p.id}:requested`, p.currency, [
-    { ledger: p.ledger_id, bucket: 'available', amount: -amount },
-    { ledger: p.ledger_id, bucket: 'in_transit', amount },
-  ]);
-}
+/** The request's entry (posted with the payout's own insert, handlers/payouts/request-payout.ts): two postings. */
+export const reservation = (payoutId: string, ledgerId: string, currency: string, amount: number): Entry => ({
+  id: `${payoutId}:requested`, currency, postings: [
+    { ledger: ledgerId, bucket: 'available', amount: -amount },
+    { ledger: ledgerId, bucket: 'in_transit', amount },
+  ],
+});
 
 export async function releasePayout(db: Knex, p: PayoutRow): Promise<void> {
   const { amount } = amounts(p);

@@ -9,7 +9,8 @@ import { ledgerOf } from '../ledger/ledgers.js';
 import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
 import { feeOf, formatAmount, parseAmount } from './payout-money.js';
-import { reservePayout } from './payout-ledger.js';
+import { reservation } from './payout-ledger.js';
+import { insertPostings, postingValues, refusingOverdraft } from '../ledger/post.js';
 import { payoutView, type PayoutRow } from './payout-view.js';
 import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
 
@@ -22,20 +23,23 @@ const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reaso
   left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
   where m.id = $1`;
 
-// The payout, handed to the rail in the same statement ($19...: its job).
+// The payout, its reservation ($24...: two postings; the floor refuses what the balance does not cover, and nothing of
+// the statement is written) and its hand-over to the rail ($18...: its job), in one statement.
 const INSERT_PAYOUT = `with inserted as (
     insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
       fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at,
       conversion_request_id)
     values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
-    returning *)
+    returning *),
+  reserved as (${insertPostings(2, 24)})
   select inserted.*, (select (${addJobExpression(18)}).id) as "$rail_job" from inserted`;
 
 /**
  * A payout request (POST /payouts, and POST /withdrawals at older pins): checks the method (the owner's, active,
  * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
  * controls (undated pending reasons block payouts), then writes the payout, reserves its amount (400
- * insufficient_funds when the balance does not cover it: nothing is written), hands it to the rail and records
+ * insufficient_funds when the balance does not cover it: nothing is written) and hands it to the rail in one
+ * statement, and records
  * payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
  */
 export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput['body']): Promise<{ row: PayoutRow; view: Payout }> {
@@ -63,14 +67,15 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
       'payment_controls.undated_pending_reason');
   }
   const id = newId('wdrl_');
-  const [row] = await query(ctx.db, INSERT_PAYOUT, [
-    id, owner.account_id, owner.user_id, found.ledger_id ?? await ledgerOf(ctx.db, owner.side), method.id,
+  const ledgerId: string = found.ledger_id ?? await ledgerOf(ctx.db, owner.side);
+  const reserved = postingValues([reservation(id, ledgerId, currency, amount)]);
+  const [row] = await refusingOverdraft('amount', () => query(ctx.db, INSERT_PAYOUT, [
+    id, owner.account_id, owner.user_id, ledgerId, method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
     rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
-    ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }),
-  ]);
-  await reservePayout(ctx.db, row);
+    ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }), ...reserved,
+  ]));
   const view = await payoutView(ctx.db, { ...row, $method: method });
   await ctx.emit('payout.created', owner.account_id, view);
   return { row: { ...row, $method: method }, view };
