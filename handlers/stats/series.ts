@@ -1,7 +1,7 @@
 // A metric's series over a window, from stat_rollups (migrations/310): the window widens to whole periods of the
 // interval in the time zone, whose bounds are always quarter-hours in UTC, so every period is a sum of rollup rows
-// and no source row (payment, refund, ...) is read. Cost: per period one range of day rows (hour rows for an hourly
-// series) and, per boundary, the hour and quarter-hour rows between its UTC day's start and it (none in UTC).
+// and no source row (payment, refund, ...) is read. Cost: one range of day rows (hour rows for an hourly series) for
+// the whole window and, per boundary off the grain, the hour and quarter-hour rows between its UTC day's start and it.
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
@@ -51,19 +51,25 @@ const OF = `r.account_id = $1 and r.metric = $2 and r.currency = $3`;
 
 // Each period [b(k), b(k+1)) from the rollups (migrations/310): the big grain's rows (days; hours for an hourly
 // series) of [big(b(k)), big(b(k+1))), less G at its start, plus G at its end, where G(t) is what the big grain's
-// row holding t counts before t: its hour rows before hour(t) and the quarter-hour rows of [hour(t), t).
+// row holding t counts before t: its hour rows before hour(t) and the quarter-hour rows of [hour(t), t). The big
+// grain's rows are read in one range scan and summed by period (width_bucket over the periods' big bounds); G reads
+// only where t is not on the grain (its one-time filters skip the scan: in UTC a daily series reads no hour rows).
 const SUMS = `
   with bd as (select u.t as b, u.i, ${bin('$5::interval', 'u.t')} as big, ${bin(`'1 hour'::interval`, 'u.t')} as hour
       from unnest($4::timestamptz[]) with ordinality as u(t, i)),
-  g as (select bd.i, bd.big, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
+  g as (select bd.i, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
     cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
-      where ${OF} and r.grain = 'h' and r.bucket >= bd.big and r.bucket < bd.hour) h
+      where bd.hour > bd.big and ${OF} and r.grain = 'h' and r.bucket >= bd.big and r.bucket < bd.hour) h
     cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
-      where ${OF} and r.grain = 'q' and r.bucket >= bd.hour and r.bucket < bd.b) q)
+      where bd.b > bd.hour and ${OF} and r.grain = 'q' and r.bucket >= bd.hour and r.bucket < bd.b) q),
+  bigs as (select array_agg(big order by i) as a from bd),
+  w as (select width_bucket(r.bucket, bigs.a) as i, sum(value) as v, sum(count) as c
+    from bigs, stat_rollups r
+    where ${OF} and r.grain = $6 and r.bucket >= bigs.a[1] and r.bucket < bigs.a[array_length(bigs.a, 1)]
+    group by 1)
   select (coalesce(w.v, 0) - g0.v + g1.v)::bigint as value, (coalesce(w.c, 0) - g0.c + g1.c)::bigint as count
   from g g0 join g g1 on g1.i = g0.i + 1
-  cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
-    where ${OF} and r.grain = $6 and r.bucket >= g0.big and r.bucket < g1.big) w
+  left join w on w.i = g0.i
   order by g0.i`;
 
 // A level's value before the window: the level now less every move since the window began (the day rows from its
