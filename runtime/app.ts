@@ -92,6 +92,8 @@ export function createApp(options: AppOptions): Koa {
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
       ctx.body = errorBody(error, requestId);
     } finally {
+      // Closing: this response's socket ends with it (runtime/server.ts close()).
+      if (stopping()) ctx.set('Connection', 'close');
       finishCorsResponse(ctx);
       metrics.observe(ctx, (performance.now() - started) / 1000);
       const path = apiLogs && ctx.state.principal ? pathOf.get(ctx.state.operationId) : undefined;
