@@ -28,18 +28,20 @@ export function koaPath(path: string): string {
 export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: EmittedValidators, transformers: EmittedTransformers, project: Project,
   shownHidden: Record<string, Record<string, string[]>> = {}): string {
   const file = project.createSourceFile('routes.ts', '', { overwrite: true });
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../runtime/operation.js', namedImports: ['OperationDefinition'] });
-  file.addImportDeclaration({ moduleSpecifier: './validators-params.js', namespaceImport: 'params' });
-  file.addImportDeclaration({ moduleSpecifier: './validators-body.js', namespaceImport: 'body' });
-  file.addImportDeclaration({ moduleSpecifier: './transformers.js', namespaceImport: 'transformers' });
   const ops = [...spec.operations].sort(routeOrder);
   const live = spec.operations.filter(isServed);
   // Plain operations' handlers are generated (plain-operations.ts); the others are written in handlers/.
   const plain = live.filter((o) => o.plain).map((o) => o.id).sort();
-  if (plain.length) file.addImportDeclaration({ moduleSpecifier: './plain-operations.js', namedImports: plain });
-  for (const op of live.filter((o) => !o.plain).sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
-    file.addImportDeclaration({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] });
-  }
+  // Added at once: ts-morph reparses the file on every insertion.
+  file.addImportDeclarations([
+    { isTypeOnly: true, moduleSpecifier: '../runtime/operation.js', namedImports: ['OperationDefinition'] },
+    { moduleSpecifier: './validators-params.js', namespaceImport: 'params' },
+    { moduleSpecifier: './validators-body.js', namespaceImport: 'body' },
+    { moduleSpecifier: './transformers.js', namespaceImport: 'transformers' },
+    ...(plain.length ? [{ moduleSpecifier: './plain-operations.js', namedImports: plain }] : []),
+    ...live.filter((o) => !o.plain).sort((a, b) => (a.handler < b.handler ? -1 : 1))
+      .map((op) => ({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] })),
+  ]);
   // An operation that moved is mounted at each path it has had, each serving only the versions that used it.
   const pathAt = (op: OperationSpec, date: string) => views.find((v) => v.date === date)?.operations.find((o) => o.id === op.id)?.path ?? op.path;
   const entries = ops.flatMap((op) => {

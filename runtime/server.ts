@@ -1,5 +1,5 @@
 // Runs the app and (unless worker: false) a background worker on one database; SIGTERM finishes in-flight requests, then stops.
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -98,13 +98,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   server.keepAliveTimeout = 5000;
   server.on('clientError', answerClientError);
-  // Once closing, responses say Connection: close and their sockets end with them (the app sets it on every response
-  // it finishes while stopping: runtime/app.ts); otherwise keep-alive clients would hold the server open (and could
-  // send new requests) until their idle timeout. Nothing here holds a response: a set of in-flight responses, each
-  // removed on its 'close', kept every request's objects alive through two scavenges (node --trace-gc-nvp).
-  server.on('request', (_req, res: ServerResponse) => {
-    if (stopping) res.shouldKeepAlive = false;
-  });
+  // Once closing, responses say Connection: close and their sockets end with them: the app sets it on every response
+  // it finishes while stopping (runtime/app.ts), the one mechanism; close() sweeps the sockets as they go idle.
+  // Nothing here holds a response: a set of in-flight responses, each removed on its 'close', kept every request's
+  // objects alive through two scavenges (node --trace-gc-nvp).
   // Loaded once listening: graphile-worker and its dependencies are not on the way to the first request.
   const worker = options.worker === false ? null : await (await import('./worker.js')).startWorker({
     databaseUrl: options.databaseUrl, tasks: options.tasks, schedule: options.schedule, logger, liveness: options.liveness,

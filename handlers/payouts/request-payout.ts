@@ -10,7 +10,7 @@ import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
 import { feeOf, formatAmount, parseAmount } from './payout-money.js';
 import { reservation } from './payout-ledger.js';
-import { insertPostings, postingValues, refusingOverdraft } from '../ledger/post.js';
+import { insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/post.js';
 import { payoutView, type PayoutRow } from './payout-view.js';
 import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
 
@@ -39,8 +39,7 @@ const INSERT_PAYOUT = `with inserted as (
  * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
  * controls (undated pending reasons block payouts), then writes the payout, reserves its amount (400
  * insufficient_funds when the balance does not cover it: nothing is written) and hands it to the rail in one
- * statement, and records
- * payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
+ * statement, and records payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
  */
 export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput['body']): Promise<{ row: PayoutRow; view: Payout }> {
   const owner = ownerOf(ctx, body);
@@ -69,6 +68,9 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   const id = newId('wdrl_');
   const ledgerId: string = found.ledger_id ?? await ledgerOf(ctx.db, owner.side);
   const reserved = postingValues([reservation(id, ledgerId, currency, amount)]);
+  // INSERT_PAYOUT has room for exactly two postings; a zero one would be dropped (the amount exceeds the fee, so
+  // neither is), and a mismatch should say so rather than fail on pg's parameter count.
+  if (reserved.length !== 2 * POSTING_PARAMS) throw new Error(`a payout reserves with two postings, got ${reserved.length / POSTING_PARAMS}`);
   const [row] = await refusingOverdraft('amount', () => query(ctx.db, INSERT_PAYOUT, [
     id, owner.account_id, owner.user_id, ledgerId, method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',

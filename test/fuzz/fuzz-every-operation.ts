@@ -76,10 +76,13 @@ export function fuzzAt(version: string): void {
   t.before(async () => {
     app = await startTestApp();
     world = await makeWorld(app);
-    counts = new RowCounts(app.db);
+    counts = new RowCounts(app.db, app.databaseUrl);
     await counts.init();
   });
-  t.after(async () => { await app.close(); });
+  t.after(async () => {
+    await counts?.close();
+    await app.close();
+  });
   const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi', `${version}.json`), 'utf8'));
   t('no operation answers a 5xx, every 4xx is the envelope, and no refused request writes a row', () => fuzz(app, world, counts, version, doc));
   t.run();
