@@ -141,25 +141,6 @@ export const updateApiKey = plainUpdate<'updateApiKey'>(resources.ApiKey, {
   hook: updateApiKeyHook,
 });
 
-/** GET /api_logs: List api logs */
-export const listApiLogs = plainList<'listApiLogs'>(resources.ApiLog, {
-  scope: 'api_key:read',
-  accountParam: 'account_id',
-  accountColumn: 'api_logs.account_id',
-  filters: [
-    { param: 'api_key_id', test: 'equal', sql: ['"api_logs"."api_key_id"'] },
-    { param: 'operation', test: 'equal', sql: ['"api_logs"."operation"'] },
-    { param: 'status', test: 'equal', sql: ['"api_logs"."status"'] },
-    { param: 'outcome', test: 'equal', sql: ['"api_logs"."outcome"'] },
-    { param: 'created_after', test: 'after', sql: ['"api_logs"."created_at"'] },
-    { param: 'created_before', test: 'before', sql: ['"api_logs"."created_at"'] },
-  ],
-  sorts: { created_at: { column: 'api_logs.created_at', kind: 'timestamp' } },
-  sortParam: null,
-  directionParam: 'direction',
-  idColumn: 'api_logs.id',
-});
-
 /** GET /apps: List apps */
 export const listApps = plainList<'listApps'>(resources.App, {
   scope: 'developer:basic:read',

@@ -2,6 +2,7 @@
 // The changes come from generated/changelog.json (the generator's structured diffs, runtime/docs/changelog.ts
 // `crossing`), never from generator/ at request time; the key's usage comes from its api logs.
 import type { Knex } from 'knex';
+import { UNNEST_LOGS } from './log-rows.js';
 import { changelog, crossing, versionOn, type Change } from '../../runtime/docs/changelog.js';
 import { invalid } from '../../runtime/errors.js';
 
@@ -23,8 +24,10 @@ export async function upgradeAssistant(db: Knex, key: { id: string; api_version_
   const oldest = data.versions[data.versions.length - 1].date;
   const to = target === undefined ? data.versions[0].date : versionOn(data, target);
   if (!to) throw invalid(`target must be a version date on or after ${oldest}`, 'target');
-  const used: { operation: string; api_version: string | null }[] = await db('api_logs')
-    .where({ api_key_id: key.id }).distinct('operation', 'api_version');
+  // The key's requests are among its account's batches (migrations/490_api_log_batches.ts).
+  const used: { operation: string; api_version: string | null }[] = (await db.raw(`select distinct r.operation, r.api_version
+    from api_log_batches b ${UNNEST_LOGS}
+    where b.account_id = (select account_id from api_keys where id = ?) and r.api_key_id = ?`, [key.id, key.id])).rows;
   const operations = [...new Set(used.map((u) => u.operation))].sort();
   const pinDates = [dateText(key.api_version_date) ?? oldest, ...used.map((u) => u.api_version).filter((v): v is string => !!v)];
   const pins = [...new Set(pinDates.map((d) => versionOn(data, d) ?? oldest))].sort();

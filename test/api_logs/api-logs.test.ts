@@ -107,18 +107,24 @@ t('another account\'s logs are a 404; a key of another account is never listed',
 
 t('the purge deletes logs older than 7 days, and a second run deletes nothing', async () => {
   const o = await makeOwner(app.db);
-  await app.request('GET', '/accounts/me', { token: o.key });
+  // Two flushes, two batches (migrations/490_api_log_batches.ts): the purge deletes a batch at a time.
   await app.request('GET', '/accounts/me', { token: o.key });
   await app.server.apiLogs!.flush();
-  const rows = await app.db('api_logs').where({ account_id: o.accountId }).orderBy('created_at').select('id');
-  const eightDays = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
-  await app.db('api_logs').where({ id: rows[0].id }).update({ created_at: eightDays });
-  const sixDays = new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString();
-  await app.db('api_logs').where({ id: rows[1].id }).update({ created_at: sixDays });
-  assert.ok(await purgeApiLogs(app.db) >= 1);
+  await app.request('GET', '/accounts/me', { token: o.key });
+  await app.server.apiLogs!.flush();
+  const batches = await app.db('api_log_batches').where({ account_id: o.accountId }).orderBy('last_at').select('id');
+  assert.is(batches.length, 2);
+  const age = (id: string, days: number) => app.db.raw(`update api_log_batches set first_at = first_at - ?::interval,
+    last_at = last_at - ?::interval, created_ms = (select string_agg((m::bigint - ?)::text, E'\\x1f' order by n)
+      from unnest(string_to_array(created_ms, E'\\x1f')) with ordinality u(m, n))
+    where id = ?`, [`${days} days`, `${days} days`, days * 24 * 3600 * 1000, id]);
+  const kept = await app.db('api_logs').where({ account_id: o.accountId }).orderBy('created_at').pluck('request_id');
+  await age(batches[0].id, 8);
+  await age(batches[1].id, 6);
+  assert.is(await purgeApiLogs(app.db), 1); // requests, not batches
   assert.is(await purgeApiLogs(app.db), 0);
-  const left = await app.db('api_logs').whereIn('id', [rows[0].id, rows[1].id]).pluck('id');
-  assert.equal(left, [rows[1].id]);
+  const left = await app.db('api_logs').where({ account_id: o.accountId }).pluck('request_id');
+  assert.equal(left, [kept[1]]);
 });
 
 t('a flush on close writes what is buffered', async () => {

@@ -23,7 +23,7 @@ export class RowCounts {
     const rows = await this.db('information_schema.tables').where({ table_schema: 'public', table_type: 'BASE TABLE' })
       .whereNot('table_name', 'like', 'knex_%')
       // Api logs record every authenticated request, refused ones too, by design (runtime/api-log.ts).
-      .whereNot('table_name', 'api_logs').orderBy('table_name').select('table_name');
+      .whereNot('table_name', 'api_log_batches').orderBy('table_name').select('table_name');
     this.tables = [...rows.map((r) => `public.${r.table_name as string}`), 'graphile_worker._private_jobs'];
     const quoted = (t: string) => t.split('.').map((p) => `"${p}"`).join('.');
     this.sql = `select ${this.tables.map((t, i) => `(select count(*) from ${quoted(t)})::int as c${i}`).join(', ')}`;

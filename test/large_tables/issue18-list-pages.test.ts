@@ -68,9 +68,16 @@ async function setUp() {
   await fill(`insert into experiences (id, account_id, name, app_id, created_at, updated_at)
     select 'exp_large' || i, ${accountOf('i')}, 'E' || i, case when ${accountOf('i')} = '${big.accountId}' then '${ids.bigApp}' end, ${ago('i')}, ${ago('i')}
     from generate_series(1, ${ROWS}) i`);
-  await fill(`insert into api_logs (id, account_id, api_key_id, credential_kind, operation, method, path, status, outcome, duration_ms, request_id, created_at)
-    select 'alog_large' || i, ${accountOf('i')}, null, 'api_key', 'listPayments', 'GET', '/payments', 200, 'success', 3, 'req_' || i, ${ago('i')}
-    from generate_series(1, ${ROWS}) i`);
+  // Api logs are stored a batch at a time (migrations/490_api_log_batches.ts): 50 consecutive requests a batch, each
+  // spanning under a minute.
+  await fill(`insert into api_log_batches (id, account_id, first_at, last_at, entries, api_key_ids, user_ids, kinds, operations,
+      methods, paths, statuses, durations, versions, request_ids, created_ms)
+    select 'alogb_large' || (i / 50) || '_' || account_id, account_id, min(at), max(at), count(*), string_agg('', E'\\x1f'),
+      string_agg('', E'\\x1f'), string_agg('api_key', E'\\x1f'), string_agg('listPayments', E'\\x1f'), string_agg('GET', E'\\x1f'),
+      string_agg('/payments', E'\\x1f'), string_agg('200', E'\\x1f'), string_agg('3', E'\\x1f'), string_agg('2026-09-06', E'\\x1f'),
+      string_agg('req_large' || lpad(i::text, 12, '0'), E'\\x1f' order by i), string_agg(((extract(epoch from at) * 1000)::bigint)::text, E'\\x1f' order by i)
+    from (select i, ${accountOf('i')} as account_id, date_trunc('milliseconds', ${ago('i')}) as at from generate_series(1, ${ROWS}) i) s
+    group by account_id, i / 50`);
   await fill(`insert into app_logs (id, account_id, app_id, source, level, message, request_id, created_at)
     select 'aplog_large' || i, ${accountOf('i')}, case when i % 2 = 1 then '${ids.bigApp}' else 'app_large' || (2 * (i % 1000) + 2) end,
       'console', 'info', 'line ' || i, 'check_app_build:x', ${ago('i')} from generate_series(1, ${ROWS}) i`);
@@ -135,7 +142,7 @@ const LISTS: [name: string, table: string, path: (o: 'big' | 'small') => string,
   ['GET /experiences', 'experiences', () => '/experiences', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
   ['GET /experiences?app_id', 'experiences', () => '/experiences', (o) => (o === 'big' ? { account_id: big.accountId, app_id: ids.bigApp } : { account_id: small.accountId })],
   ['GET /reviews', 'reviews', () => '/reviews', (o) => ({ product_id: o === 'big' ? 'prod_large1' : 'prod_largesmall' })],
-  ['GET /api_logs', 'api_logs', () => '/api_logs', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
+  ['GET /api_logs', 'api_log_batches', () => '/api_logs', (o) => ({ account_id: (o === 'big' ? big : small).accountId })],
   ['GET /apps/{id}/logs', 'app_logs', (o) => `/apps/${o === 'big' ? ids.bigApp : ids.smallApp}/logs`, () => ({})],
 ];
 
