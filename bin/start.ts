@@ -9,7 +9,7 @@ import type { RunningDatabase } from '../runtime/embedded-db.js';
 import type { PreparedDatabase } from './prepare-database.js';
 import { createLogger } from '../runtime/logger.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';
-import { codeDir, codeFile } from '../runtime/project-root.js';
+import { bundled, codeDir } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
@@ -46,7 +46,7 @@ try {
   let databaseReady!: (url: string) => void;
   const ready = new Promise<string>((resolve) => { databaseReady = resolve; });
   supervisor = superviseApiProcesses({
-    count, exec: join(codeDir, 'bin', codeFile('api-process')), database: ready, logger, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
+    count, exec: join(codeDir, 'bin', bundled ? 'api-process.cjs' : 'api-process.ts'), database: ready, logger, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });

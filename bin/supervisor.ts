@@ -48,6 +48,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
   if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: options.exec });
   const live = new Set<Worker>();
+  const restarts = new Set<NodeJS.Timeout>();
   const answerMetrics = answerMetricsRequests();
   let stopping = false;
   let started = 0;
@@ -89,7 +90,12 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
       const pause = listening ? 0 : retryMs;
       if (!listening) retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       logger.warn({ pid: child.process.pid, code, signal, restartInMs: pause }, 'an API process exited; starting another');
-      setTimeout(() => { if (!stopping) fork(); }, pause).unref();
+      // Not unref'd: while no API process runs, this timer is what keeps the primary alive to start the next one.
+      const restart = setTimeout(() => {
+        restarts.delete(restart);
+        if (!stopping) fork();
+      }, pause);
+      restarts.add(restart);
     });
   };
   for (let i = 0; i < options.count; i++) fork();
@@ -98,6 +104,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
     ready,
     async stop() {
       stopping = true;
+      for (const restart of restarts) clearTimeout(restart);
       const exits = [...live].map((child) => new Promise<void>((resolve) => {
         if (child.isDead()) return resolve();
         child.once('exit', () => resolve());

@@ -74,11 +74,6 @@ export function createApp(options: AppOptions): Koa {
     ctx.set('Request-Id', requestId);
     try {
       await next();
-      const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
-      if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
-        // The operation named the type (runtime/operation.ts answerJson): the string keeps it.
-        ctx.body = serialize(ctx.body);
-      }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
         throw new ApiError(404, 'not_found', absent
@@ -90,7 +85,9 @@ export function createApp(options: AppOptions): Koa {
       ctx.status = error.status;
       for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
-      ctx.body = errorBody(error, requestId);
+      // As text, like every answer (runtime/operation.ts answerJson says why).
+      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.body = JSON.stringify(errorBody(error, requestId));
     } finally {
       // Closing: this response's socket ends with it (runtime/server.ts close()).
       if (stopping()) ctx.set('Connection', 'close');

@@ -1,7 +1,6 @@
 // One code path to a database: DATABASE_URL when set, else an embedded PostgreSQL.
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedOptions, type RunningDatabase } from './embedded-db.js';
 import { listenOnConnection } from './shared-cache.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
@@ -38,15 +37,4 @@ export function createKnex(url: string, poolMax = 10): Knex {
   return db;
 }
 
-export function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-/** DATABASE_URL if set; otherwise an embedded server under `dataDir`. */
-export async function openServer(dataDir: string, options: EmbeddedOptions): Promise<RunningDatabase> {
-  const url = process.env.DATABASE_URL;
-  if (url) return { url, stop: async () => {} };
-  return startEmbeddedPostgres(dataDir, options);
-}
+export { openServer, withDatabase } from './bootstrap.js';

@@ -1,18 +1,14 @@
 // Applies knex migrations from migrations/ and graphile-worker's own schema.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { runMigrations, Logger } from 'graphile-worker';
-import { codeDir, codeFile } from './project-root.js';
+import { codeFile } from './project-root.js';
+import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
 
-const MIGRATIONS_DIR = join(codeDir, 'migrations');
-
-// A migration is recorded by its source name (`200_ledgers.ts`) whether it ran from the sources under tsx or
-// compiled (dist/migrations/200_ledgers.js): a database migrated by either is current for the other.
 const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+.*\.(ts|js)$/.test(f)).map((f) => f.replace(/\.js$/, '.ts')).sort();
+    return migrationNames();
   },
   getMigrationName: (name) => name,
   async getMigration(name) {

@@ -75,7 +75,8 @@ async function checkScopes(op: OperationDefinition, access: Access, input: Recor
   }
 }
 
-export function runOperation(op: OperationDefinition, pool: Knex) {
+/** `serialize: false` (the v2 layer, which renders the Current answer itself) leaves a JSON answer an object. */
+export function runOperation(op: OperationDefinition, pool: Knex, { serialize = true } = {}) {
   return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
     // The request's own connection (see request-db.ts); the pool only when mounted without the app's middleware.
     const db: Knex = ctx.state.db ?? pool;
@@ -129,8 +130,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || (input as { idempotencyKey?: string }).idempotencyKey || '' : '';
     if (idempotencyKey) idempotency.checkKey(idempotencyKey);
 
-    // The app writes the success body with this version's compiled serialiser (only the schema's fields).
-    ctx.state.serialize = serializers[op.id]?.[version];
+    // A success body is written with this version's compiled serialiser (only the schema's fields).
+    const serializer = serializers[op.id]?.[version];
     const render = validators.downgrade;
     const status = validators.status ?? op.status;
     const fill = validators.fill;
@@ -148,13 +149,13 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
         throw inCallersNames(e, names);
       }
       ctx.status = status;
-      answerJson(ctx, out);
+      answerJson(ctx, out, serializer, serialize);
       return;
     }
     if (!idempotencyKey) {
       const out = await inTransaction(db, run).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
-      answerJson(ctx, out);
+      answerJson(ctx, out, serializer, serialize);
       return;
     }
 
@@ -188,7 +189,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       }
     }
     ctx.status = outcome.status;
-    answerJson(ctx, outcome.body);
+    answerJson(ctx, outcome.body, serializer, serialize);
   };
 }
 
@@ -215,11 +216,17 @@ class RequestContext extends Effects implements HandlerContext {
   }
 }
 
-/** The operation's answer, JSON: the type named first, so that Koa's body setter does not look one up (the app
- * then writes it with the version's serialiser). */
-function answerJson(ctx: Context, body: unknown): void {
-  if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) ctx.set('Content-Type', 'application/json; charset=utf-8');
-  ctx.body = body;
+/** The operation's answer, JSON, written here as text (a success with the version's serialiser: only the schema's
+ * fields), so that Koa's body setter takes its string path: given an object, it asks whether it is a `Response`,
+ * which on Node 20 loads Node's fetch implementation (~40 ms) at a process's first request. The v2 layer renders
+ * the Current answer itself: it gets the object (`asText` false). */
+function answerJson(ctx: Context, body: unknown, serializer: ((body: unknown) => string) | undefined, asText: boolean): void {
+  if (!asText || body === null || typeof body !== 'object' || Buffer.isBuffer(body)) {
+    ctx.body = body;
+    return;
+  }
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = serializer && ctx.status < 300 ? serializer(body) : JSON.stringify(body);
 }
 
 export function errorBody(e: ApiError, requestId: string) {

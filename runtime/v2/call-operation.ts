@@ -25,7 +25,7 @@ export class CurrentOperations {
     // An operation that moved is mounted once per path it has had; the v2 layer calls it at the newest version, so
     // it takes the entry that serves that version.
     for (const op of operations) {
-      if (op.versions[HEAD_VERSION] || !this.runners.has(op.id)) this.runners.set(op.id, { op, run: runOperation(op, pool) });
+      if (op.versions[HEAD_VERSION] || !this.runners.has(op.id)) this.runners.set(op.id, { op, run: runOperation(op, pool, { serialize: false }) });
     }
   }
 

@@ -2,7 +2,7 @@
 // changed, and serves the same API as the TypeScript run by tsx.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
@@ -28,13 +28,31 @@ t('a changed source makes dist/ stale; npm start rebuilds it and serves the API 
     assert.not.ok(distIsStale(), 'npm start rebuilt dist/ from the sources as they are');
     const [pid] = cluster.pids();
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    assert.ok(command.some((arg) => arg === join(DIST, 'bin', 'api-process.js')), `the API process runs dist/bin/api-process.js: ${command.join(' ')}`);
+    assert.ok(command.some((arg) => arg === join(DIST, 'bin', 'api-process.cjs')), `the API process runs dist/bin/api-process.cjs: ${command.join(' ')}`);
     assert.not.ok(command.some((arg) => arg.includes('tsx')), 'no tsx at run time');
     const res = await fetch(`${cluster.url}/accounts/${o.accountId}`, { headers: { authorization: `Bearer ${o.key}` } });
     assert.is(res.status, 200);
     assert.is((await res.json()).id, o.accountId);
     const openapi = await fetch(`${cluster.url}/openapi.json`);
     assert.is(openapi.status, 200, 'data files (generated/openapi) resolve from the bundle');
+  } finally {
+    await cluster.stop();
+  }
+});
+
+t('the API process is compiled from the code cache its first run wrote, which the next run takes as it is', async () => {
+  // The first API process after a build writes the cache (bin/code-cache.cjs); one whose cache V8 rejected would
+  // write it again, so an unchanged file is an accepted cache.
+  const cache = join(DIST, 'bin', 'api-process.bundle.cjs.v8cache');
+  assert.ok(existsSync(cache), 'the first run wrote the code cache');
+  const written = statSync(cache);
+  assert.ok(written.size > 100_000, `the cache holds compiled code (${written.size} bytes)`);
+  const o = await makeOwner(app.db);
+  const cluster = await startApiCluster(app.databaseUrl, { processes: 1, runWorker: false, compiled: true });
+  try {
+    const res = await fetch(`${cluster.url}/accounts/${o.accountId}`, { headers: { authorization: `Bearer ${o.key}` } });
+    assert.is(res.status, 200);
+    assert.is(statSync(cache).mtimeMs, written.mtimeMs, 'the second run read the cache and did not rewrite it');
   } finally {
     await cluster.stop();
   }

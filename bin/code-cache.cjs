@@ -1,0 +1,47 @@
+// Runs a CommonJS bundle (bin/build.mjs) compiled from V8's code cache, kept beside it as <file>.v8cache: parsing and
+// compiling the API process's ~5 MB bundle took ~200 ms of every start, reading compiled code from the cache ~50.
+// The cache is written by the first process that runs without one (or whose cache V8 rejects: another Node version
+// or other V8 flags), once the bundle's modules have run, so it holds the functions their loading compiled too.
+// CommonJS itself, so that the process it starts never initialises the ES module loader.
+'use strict';
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { isAscii } = require('node:buffer');
+const Module = require('node:module');
+const { dirname } = require('node:path');
+const vm = require('node:vm');
+
+/** @param {string} file the bundle's absolute path */
+function runWithCodeCache(file) {
+  const cacheFile = `${file}.v8cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined; // none yet
+  }
+  const script = new vm.Script(Module.wrap(sourceText(file)), {
+    filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
+  if (!cachedData || script.cachedDataRejected) writeAtomically(cacheFile, script.createCachedData());
+}
+
+/** esbuild writes ASCII (its default charset): read as Latin-1, a one-byte string, ~3x faster than UTF-8 here. */
+function sourceText(file) {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
+}
+
+/** Several processes may start at once: each writes its own file and renames it, so none reads half a cache. */
+function writeAtomically(path, data) {
+  const partial = `${path}.${process.pid}`;
+  try {
+    writeFileSync(partial, data);
+    renameSync(partial, path);
+  } catch {
+    rmSync(partial, { force: true }); // a read-only dist/ runs without a cache
+  }
+}
+
+module.exports = { runWithCodeCache };
