@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Principal } from './principal.js';
 import { query } from './request-db.js';
 
-export const LOG_SEPARATOR = '\x1f';
+const LOG_SEPARATOR = '\x1f';
 
 /** A group's columns, in api_log_batches' order. */
 const COLUMNS = ['apiKeyId', 'userId', 'kind', 'operation', 'method', 'path', 'status', 'durationMs', 'version', 'requestId', 'atMs'] as const;
@@ -70,7 +70,9 @@ export interface ApiLogWriter {
 }
 
 const MAX_BUFFERED = 50_000; // a database that cannot keep up loses logs (the newest), never the process's memory
-const MINUTE_MS = 60_000; // a batch spans less than a minute: reads rely on it (handlers/api_logs/listApiLogs.ts)
+/** A batch holds the requests of one account in one minute: its first and last lie less than this apart, which the
+ * reads rely on (handlers/api_logs/listApiLogs.ts) and the table checks (migrations/490_api_log_batches.ts). */
+export const API_LOG_BATCH_MS = 60_000;
 
 export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: number; batchRows?: number } = {}): ApiLogWriter {
   const flushMs = options.flushMs ?? Number(process.env.API_LOG_FLUSH_MS ?? 250);
@@ -113,7 +115,7 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
       const p = e.principal;
       const atMs = Date.now();
       const accountId = p.kind === 'user_token' ? null : p.accountId;
-      const minute = Math.floor(atMs / MINUTE_MS);
+      const minute = Math.floor(atMs / API_LOG_BATCH_MS);
       const key = `${accountId ?? ''} ${minute}`;
       let g = groups.get(key);
       if (!g) {

@@ -11,9 +11,9 @@ import { resources } from '../../generated/resources.js';
 import { whereOwned } from '../../runtime/ownership.js';
 import { decodeCursor, pageWindow } from '../../runtime/pagination.js';
 import { selectBuilt } from '../../runtime/request-db.js';
+import { API_LOG_BATCH_MS } from '../../runtime/api-log.js';
 import { BATCH_SPAN, LOG_ROWS, UNNEST_LOGS } from './log-rows.js';
 
-const SPAN_MS = 60_000; // BATCH_SPAN
 
 type LogRow = Row & { id: string; created_at: string };
 type Query = Parameters<Handler<'listApiLogs'>>[0]['query'];
@@ -87,11 +87,13 @@ export const listApiLogs: Handler<'listApiLogs'> = async ({ query }, ctx) => {
     // Rows no unread batch can precede in the page's order: newer than the edge batch's last request (newest
     // first), or older than a minute before it (oldest first).
     const edgeMs = Date.parse(at);
-    const settled = fetched.filter((r) => (newestFirst ? Date.parse(r.created_at) > edgeMs : Date.parse(r.created_at) <= edgeMs - SPAN_MS));
+    const settled = fetched.filter((r) => (newestFirst ? Date.parse(r.created_at) > edgeMs : Date.parse(r.created_at) <= edgeMs - API_LOG_BATCH_MS));
     if (settled.length >= window.limit) break;
   }
+  // created_at is ISO 8601 in UTC to the millisecond (runtime/db.ts isoTimestamp): its text sorts as its time.
   const sign = newestFirst ? -1 : 1;
-  fetched.sort((a, b) => sign * (Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  fetched.sort((a, b) => sign * (compare(a.created_at, b.created_at) || compare(a.id, b.id)));
   const { rows, page_info } = window.finish(fetched.slice(0, window.limit));
   return { data: rows.map(resources.ApiLog.view), page_info };
 };
