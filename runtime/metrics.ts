@@ -5,7 +5,8 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { LabelledCounter, LabelledHistogram } from './request-counters.js';
 import { unauthenticated } from './errors.js';
 
 export const METRICS_PATH = '/metrics';
@@ -28,35 +29,18 @@ const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed'] as const
 export function requestMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Requests answered, by operation id (or route), resolved API version and status class.',
-    labelNames: ['operation', 'version', 'status_class'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to its response being ready, by operation id (or route).',
-    labelNames: ['operation'] as const,
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const replays = new Counter({
-    name: 'http_idempotent_replays_total',
-    help: 'Responses replayed for a repeated Idempotency-Key (Idempotent-Replayed: true), by operation id.',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  const rateLimited = new Counter({
-    name: 'http_rate_limited_total',
-    help: 'Requests refused with 429 rate_limited, by budget (read or write).',
-    labelNames: ['budget'] as const,
-    registers: [registry],
-  });
+  const requests = new LabelledCounter('http_requests_total',
+    'Requests answered, by operation id (or route), resolved API version and status class.', registry);
+  const duration = new LabelledHistogram('http_request_duration_seconds',
+    'Time from receiving a request to its response being ready, by operation id (or route).', registry,
+    [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+  const replays = new LabelledCounter('http_idempotent_replays_total',
+    'Responses replayed for a repeated Idempotency-Key (Idempotent-Replayed: true), by operation id.', registry);
+  const rateLimited = new LabelledCounter('http_rate_limited_total',
+    'Requests refused with 429 rate_limited, by budget (read or write).', registry);
 
-  // Each label set's child, found once: prom-client hashes the labels on every call otherwise. Bounded by the
-  // operations, versions and status classes there are.
-  const counted = new Map<string, { inc(): void }>();
+  // Each label set's cell, found once. Bounded by the operations, versions and status classes there are.
+  const counted = new Map<string, { value: number }>();
   const timed = new Map<string, { observe(seconds: number): void }>();
   return {
     registry,
@@ -67,13 +51,14 @@ export function requestMetrics() {
       const version: string = ctx.state.version ?? 'none';
       const key = `${operation} ${version} ${statusClass}`;
       let counter = counted.get(key);
-      if (!counter) counted.set(key, (counter = requests.labels({ operation, version, status_class: statusClass })));
-      counter.inc();
+      if (!counter) counted.set(key, (counter = requests.cell(key, { operation, version, status_class: statusClass })));
+      counter.value++;
       let timer = timed.get(operation);
-      if (!timer) timed.set(operation, (timer = duration.labels({ operation })));
+      if (!timer) timed.set(operation, (timer = duration.cell(operation, { operation })));
       timer.observe(seconds);
-      if (ctx.state.idempotentReplay) replays.inc({ operation });
-      if (ctx.state.rateLimitedBudget) rateLimited.inc({ budget: ctx.state.rateLimitedBudget });
+      if (ctx.state.idempotentReplay) replays.cell(operation, { operation }).value++;
+      const budget: string | undefined = ctx.state.rateLimitedBudget;
+      if (budget) rateLimited.cell(budget, { budget }).value++;
     },
   };
 }

@@ -5,7 +5,6 @@
 // reconnects, nothing is cached: every read goes to the database.
 import pg from 'pg';
 import type { Knex } from 'knex';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 
 export type Topic = 'credentials' | 'visibility' | 'reference';
@@ -15,27 +14,51 @@ export const CHANNEL = 'cache_invalidation';
 const TTL_MS = Number(process.env.CACHE_TTL_MS ?? 10_000);
 const MAX_ENTRIES = 10_000;
 
-/** One topic's entries. Values loaded while an invalidation of the topic arrived are not kept (they may predate it). */
+interface Entry {
+  value: unknown;
+  /** Date.now() past which the entry is not used */
+  expires: number;
+}
+
+/** One topic's entries. Values loaded while an invalidation of the topic arrived are not kept (they may predate it).
+ * A Map in insertion order, the oldest dropped when full: entries live TTL_MS at most, so recency adds little, and
+ * lru-cache's bookkeeping on every read (status, staleness, reordering) cost ~8 µs of each request in a CPU
+ * profile of `npm run bench`. */
 export class TopicCache {
-  private readonly entries = new LRUCache<string, { value: unknown }>({ max: MAX_ENTRIES, ttl: TTL_MS });
+  private readonly entries = new Map<string, Entry>();
   private generation = 0;
   constructor(private readonly live: () => boolean) {}
+
+  private get(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.expires > Date.now()) return entry;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  private set(key: string, value: unknown): void {
+    // Re-inserted, so that the Map's order stays the order of expiry.
+    this.entries.delete(key);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expires: Date.now() + TTL_MS });
+  }
 
   /** The cached value, or the loader's, kept unless `keep` says not to (e.g. an unknown credential). */
   async load<V>(key: string, loader: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (!this.live()) return loader();
-    const hit = this.entries.get(key);
+    const hit = this.get(key);
     if (hit) return hit.value as V;
     const before = this.generation;
     const value = await loader();
-    if (before === this.generation && this.live() && keep(value)) this.entries.set(key, { value });
+    if (before === this.generation && this.live() && keep(value)) this.set(key, value);
     return value;
   }
 
   /** Replaces a cached value the process itself changed (e.g. a key's last use), if it is still cached. */
   update<V>(key: string, change: (value: V) => V): void {
-    const hit = this.entries.get(key);
-    if (hit) this.entries.set(key, { value: change(hit.value as V) });
+    // In place: an update does not extend the entry's life.
+    const hit = this.get(key);
+    if (hit) hit.value = change(hit.value as V);
   }
 
   clear(): void {
