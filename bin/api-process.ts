@@ -8,7 +8,6 @@ import { createLogger } from '../runtime/logger.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { operations } from '../generated/routes.js';
 import { taskList, schedule } from '../handlers/tasks.js';
-import type { RunningWorker } from '../runtime/worker.js';
 import { extraRoutes, mounts } from '../handlers/routes.js';
 import type { ApiProcessMessage, DatabaseMessage } from './supervisor.js';
 import { requestMetrics } from '../runtime/metrics.js';
@@ -30,12 +29,22 @@ async function main(): Promise<void> {
   // A scrape answered here reports every API process's requests (bin/cluster-metrics.ts).
   const metrics = requestMetrics();
   const gather = gatherAcrossCluster(metrics.registry);
+  let stopping = false;
   let server: RunningServer;
   try {
     server = await startServer({
       db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port,
-      host: process.env.HOST ?? '127.0.0.1', logger, worker: false, unreadyBeforeCloseMs,
-      requestMetrics: metrics, metrics: { gather },
+      host: process.env.HOST ?? '127.0.0.1', logger, unreadyBeforeCloseMs, requestMetrics: metrics, metrics: { gather },
+      worker: runWorkerFromEnv(), liveness: livenessFromEnv(),
+      // Measured from `npm start`: the first requests took ~120 ms to answer beside the worker's start-up
+      // (graphile-worker's loading, six connections and their first statements), ~45 ms without it.
+      workerStartDelayMs: WORKER_START_DELAY_MS,
+      // A process serving without its worker would leave jobs to the others: exit, to be replaced.
+      onWorkerLost: (reason) => {
+        if (stopping) return;
+        logger.error(`${reason}; exiting so that the process is replaced`);
+        process.exit(1);
+      },
     });
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -45,30 +54,6 @@ async function main(): Promise<void> {
   }
   send({ type: 'listening', url: server.url });
 
-  let stopping = false;
-  // The background worker starts a moment after the server listens, so that the first requests are not served
-  // beside its start-up (graphile-worker's loading, six connections and their first statements): measured from
-  // `npm start`, they took ~120 ms to the first answer when they met, ~45 without it. Jobs wait in the database.
-  let worker: Promise<RunningWorker | null> = Promise.resolve(null);
-  const workerTimer = runWorkerFromEnv() ? setTimeout(() => { worker = startBackgroundWorker(); }, WORKER_START_DELAY_MS) : null;
-  async function startBackgroundWorker(): Promise<RunningWorker> {
-    const { startWorker } = await import('../runtime/worker.js');
-    let worker: RunningWorker;
-    try {
-      worker = await startWorker({ databaseUrl: url, tasks: taskList(db), schedule, logger, liveness: livenessFromEnv() });
-    } catch (e) {
-      logger.error({ err: String(e) }, 'the background worker could not start; exiting so that the process is replaced');
-      process.exit(1);
-    }
-    // A worker that stopped on its own (a fatal error) leaves this process serving without one: exit, to be replaced.
-    void worker.done.then(() => {
-      if (!stopping) {
-        logger.error('the background worker stopped; exiting so that the process is replaced');
-        process.exit(1);
-      }
-    });
-    return worker;
-  }
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
@@ -78,9 +63,7 @@ async function main(): Promise<void> {
       logger.warn(`in-flight requests did not finish within ${DRAIN_LIMIT_MS / 1000} s; stopping anyway`);
       process.exit(1);
     }, unreadyBeforeCloseMs + DRAIN_LIMIT_MS).unref();
-    if (workerTimer) clearTimeout(workerTimer);
     await server.close();
-    await (await worker)?.stop();
     await db.destroy();
     process.exit(0);
   }

@@ -216,11 +216,11 @@ class RequestContext extends Effects implements HandlerContext {
   }
 }
 
-/** The operation's answer, JSON, written here as text (a success with the version's serialiser: only the schema's
- * fields), so that Koa's body setter takes its string path: given an object, it asks whether it is a `Response`,
- * which on Node 20 loads Node's fetch implementation (~40 ms) at a process's first request. The v2 layer renders
- * the Current answer itself: it gets the object (`asText` false). */
-function answerJson(ctx: Context, body: unknown, serializer: ((body: unknown) => string) | undefined, asText: boolean): void {
+/** An answer, JSON, written as text (a success with the version's serialiser, when given: only the schema's fields),
+ * so that Koa's body setter takes its string path: given an object, it asks whether it is a `Response`, which on
+ * Node 20 loads Node's fetch implementation (~40 ms) at a process's first request. The v2 layer renders the Current
+ * answer itself: it gets the object (`asText` false), and writes its own rendering here. */
+export function answerJson(ctx: Context, body: unknown, serializer?: (body: unknown) => string, asText = true): void {
   if (!asText || body === null || typeof body !== 'object' || Buffer.isBuffer(body)) {
     ctx.body = body;
     return;

@@ -30,6 +30,11 @@ export interface ServerOptions {
   host?: string;
   /** run a graphile-worker pool in this process (default true) */
   worker?: boolean;
+  /** start the worker this long after listening instead of before startServer returns (default 0), so that the first
+   * requests are not served beside its start-up; jobs wait in the database meanwhile */
+  workerStartDelayMs?: number;
+  /** the worker failed to start after a delay, or stopped on its own while the server runs (default: logged) */
+  onWorkerLost?: (reason: string) => void;
   /** the worker's heartbeat settings (runtime/worker-liveness.ts; default 10 s beats, dead after 30 s) */
   liveness?: Partial<LivenessSettings>;
   /**
@@ -51,7 +56,6 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   server: Server;
-  worker: RunningWorker | null;
   /** this process's api log buffer: tests await apiLogs.flush(); null when the server keeps none */
   apiLogs: ApiLogWriter | null;
   close(): Promise<void>;
@@ -102,21 +106,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // it finishes while stopping (runtime/app.ts), the one mechanism; close() sweeps the sockets as they go idle.
   // Nothing here holds a response: a set of in-flight responses, each removed on its 'close', kept every request's
   // objects alive through two scavenges (node --trace-gc-nvp).
-  // Loaded once listening: graphile-worker and its dependencies are not on the way to the first request.
-  const worker = options.worker === false ? null : await (await import('./worker.js')).startWorker({
-    databaseUrl: options.databaseUrl, tasks: options.tasks, schedule: options.schedule, logger, liveness: options.liveness,
-  });
+  const lost = options.onWorkerLost ?? ((reason: string) => logger.error(reason));
+  let worker: Promise<RunningWorker | null> = Promise.resolve(null);
+  let workerTimer: NodeJS.Timeout | null = null;
+  const startBackgroundWorker = () => (worker = startWorkerBeside(options, logger, () => stopping, lost));
+  if (options.worker !== false) {
+    const delay = options.workerStartDelayMs ?? 0;
+    if (delay > 0) {
+      workerTimer = setTimeout(() => {
+        workerTimer = null;
+        worker = startBackgroundWorker().catch((e) => {
+          lost(`the background worker could not start: ${String(e)}`);
+          return null;
+        });
+      }, delay);
+    } else {
+      await startBackgroundWorker();
+    }
+  }
   const { port } = server.address() as { port: number };
   let closing: Promise<void> | null = null;
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     server,
-    worker,
     apiLogs,
     close: () => {
       // Stop accepting connections and wait for in-flight requests; idle keep-alive sockets are closed.
       closing ??= (async () => {
         stopping = true;
+        if (workerTimer) clearTimeout(workerTimer);
         if (options.unreadyBeforeCloseMs) await new Promise((resolve) => setTimeout(resolve, options.unreadyBeforeCloseMs));
         await new Promise<void>((resolve) => {
           // A response already being written when closing began keeps its socket alive: closed once it goes idle.
@@ -128,11 +146,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.closeIdleConnections();
         });
         await apiLogs?.close(); // after the last request, before the pool can go
-        await worker?.stop();
+        await (await worker)?.stop();
         await caches?.stop();
         await budgets.close();
       })();
       return closing;
     },
   };
+}
+
+/** Loaded once listening: graphile-worker and its dependencies are not on the way to the first request. A worker that
+ * stops while the server is not closing is reported (`lost`): the server runs on without one. */
+async function startWorkerBeside(options: ServerOptions, logger: Logger, closing: () => boolean,
+  lost: (reason: string) => void): Promise<RunningWorker> {
+  const { startWorker } = await import('./worker.js');
+  const worker = await startWorker({
+    databaseUrl: options.databaseUrl, tasks: options.tasks, schedule: options.schedule, logger, liveness: options.liveness,
+  });
+  void worker.done.then(() => {
+    if (!closing()) lost('the background worker stopped');
+  });
+  return worker;
 }

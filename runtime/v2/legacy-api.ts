@@ -9,7 +9,7 @@ import { authenticate } from '../auth.js';
 import { prefetchJsonBody, requestJsonBody } from '../body.js';
 import { withConnection } from '../request-db.js';
 import { HEAD_VERSION } from '../versions.js';
-import type { OperationDefinition } from '../operation.js';
+import { answerJson, type OperationDefinition } from '../operation.js';
 import type { RateLimits } from '../rate-limit.js';
 import { CurrentOperations, type CurrentResult } from './call-operation.js';
 import { toCurrentInput, withV2Param, type V2Request } from './v2-input.js';
@@ -62,7 +62,7 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
         for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
         ctx.status = result.status;
         if (result.status < 300) await fillForV2(conn, route, settings, result.body);
-        ctx.body = renderV2(route, settings, result.body);
+        answerJson(ctx, renderV2(route, settings, result.body));
       });
     } catch (e) {
       throw withV2Param(e, route, settings);
