@@ -7,10 +7,10 @@
 // written in the same transaction as the request's own writes. So a crash at any point leaves the key either done,
 // with the response of the writes that committed, or free for an immediate retry; nothing waits for an expiry.
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
 import { atCommit, rollbackToSavepoint } from './request-db.js';
+import { quoteLiteral } from './sql-literal.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -41,21 +41,20 @@ export function lockKey(credentialId: string, key: string): bigint {
 }
 
 const SAVEPOINT = 'idempotent_request';
-const { escapeLiteral } = pg;
 
 /**
  * The statements that open a keyed request's transaction (sent with its BEGIN in one round trip): try the key's
  * lock, read the key's stored response, then mark where the request's own work starts, so a refused request's
  * writes can be undone while the record of its refusal commits. Each statement of a multi-statement query takes its
  * own snapshot, so the read, coming after the lock, sees the commit of a request that released it. The lock key is a
- * number we computed; the credential id and the client's key text are quoted as literals by pg's escapeLiteral
+ * number we computed; the credential id and the client's key text are quoted as literals (runtime/sql-literal.ts)
  * (the one round trip admits no parameters).
  */
 export function openingStatements(credentialId: string, key: string): string[] {
   return [
     `select pg_try_advisory_xact_lock(${lockKey(credentialId, key)}) as locked`,
     `select request_hash, status_code, response from idempotency_keys
-      where credential_id = ${escapeLiteral(credentialId)} and key = ${escapeLiteral(key)} and state = 'done' and expires_at > now()`,
+      where credential_id = ${quoteLiteral(credentialId)} and key = ${quoteLiteral(key)} and state = 'done' and expires_at > now()`,
     `SAVEPOINT ${SAVEPOINT}`,
   ];
 }
@@ -86,9 +85,9 @@ export async function complete(db: Knex, credentialId: string, key: string, oper
 
 /** The statement that records a key's response (a simple query: its values are literals). */
 export function recordStatement(credentialId: string, key: string, operationId: string, hash: string, response: StoredResponse): string {
-  const values = [credentialId, key, operationId, hash].map(escapeLiteral).join(', ');
+  const values = [credentialId, key, operationId, hash].map(quoteLiteral).join(', ');
   return `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-    values (${values}, 'done', ${Number(response.status)}, ${escapeLiteral(JSON.stringify(response.body))}::jsonb,
+    values (${values}, 'done', ${Number(response.status)}, ${quoteLiteral(JSON.stringify(response.body))}::jsonb,
       now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
     on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
       state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`;

@@ -2,7 +2,7 @@
 // run on it. The pool is touched once per request instead of once per query, which is most of what knex costs
 // over plain pg on a read (measured by `npm run bench`).
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { quoteLiteral } from './sql-literal.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
@@ -154,7 +154,7 @@ function requestConnection(db: Knex): RequestConnection | undefined {
 /**
  * A write whose result nobody reads, sent with the transaction's COMMIT in one round trip on the request's
  * connection (run at once elsewhere). A simple query admits no parameters: the statement's values must be literals
- * quoted by pg's escapeLiteral. If it fails, the transaction rolls back with it.
+ * quoted by quoteLiteral, runtime/sql-literal.ts. If it fails, the transaction rolls back with it.
  */
 export async function atCommit(db: Knex, statement: string): Promise<void> {
   const conn = requestConnection(db);
@@ -187,7 +187,7 @@ export async function writeAtCommit(db: Knex, text: string, values: unknown[]): 
   else await query(db, text, values);
 }
 
-/** `text` with each $n replaced by values[n - 1] as a literal (strings quoted by pg's escapeLiteral). */
+/** `text` with each $n replaced by values[n - 1] as a literal (strings quoted by quoteLiteral, runtime/sql-literal.ts). */
 export function inlineParameters(text: string, values: unknown[]): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
 }
@@ -199,7 +199,7 @@ function literal(value: unknown): string {
     return String(value);
   }
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (value instanceof Date) return quoteLiteral(value.toISOString());
+  if (typeof value === 'string') return quoteLiteral(value);
   throw new Error(`no literal for a ${typeof value}`);
 }
