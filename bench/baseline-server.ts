@@ -13,6 +13,7 @@ import { specData } from '../generated/spec-data.js';
 import { resources } from '../generated/resources.js';
 import { CREATE, HELD, LOCK, ADD } from '../handlers/people/identify.js';
 import { INSERT_EVENT } from '../handlers/people/createEvent.js';
+import { MEMBER_AND_VARIANT } from '../handlers/payments/payment-source.js';
 import { openingStatements, recordStatement, requestHash } from '../runtime/idempotency.js';
 
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
@@ -261,16 +262,16 @@ async function createPayment(key: Key, idempotencyKey: string, body: Record<stri
   // trip; the payment with its collection job in one statement; the key's record sent with the COMMIT.
   return transaction(async (q, opened, atCommit) => {
     if (!opened[0][0]?.locked || opened[1].length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
-    const [plan] = await q('select id, product_id, currency, initial_price from plans where id = $1 and account_id = $2', [body.plan_id, body.account_id]);
-    const [method] = await q(`select pm.id, pm.user_id, pm.card_brand, pm.last4, pm.exp_month, pm.exp_year from payment_methods pm
-      where pm.id = $1 and pm.member_id = $2 and pm.account_id = $3`, [body.payment_method_id, body.member_id, body.account_id]);
-    if (!plan || !method) throw new Failure(404, 'not_found', 'No such variant or payment method');
+    // The framework's one read (handlers/payments/payment-source.ts): the member, its buyer and card, and the variant.
+    const [method] = await q(MEMBER_AND_VARIANT, [body.member_id, body.account_id, body.payment_method_id, body.plan_id]);
+    const plan = method?.$variant;
+    if (!plan || !method.method_id) throw new Failure(404, 'not_found', 'No such variant or payment method');
     const id = `pay_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
     const [payment] = await q(`with inserted as (insert into payments (id, account_id, plan_id, product_id, member_id, user_id,
       payment_method_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, off_session, payment_instrument)
       values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *)
       select inserted.*, (select (graphile_worker.add_job('collect_payment', $11::json, job_key => $12)).id) as collection_job from inserted`,
-    [id, body.account_id, plan.id, plan.product_id, body.member_id, method.user_id, method.id, plan.currency, plan.initial_price,
+    [id, body.account_id, plan.id, plan.product_id, body.member_id, method.user_id, method.method_id, plan.currency, plan.initial_price,
       JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year }),
       JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
     delete payment.collection_job;

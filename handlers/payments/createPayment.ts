@@ -26,11 +26,11 @@ const INSERT_PAYMENT = `with inserted as (
  * POST /payments: prices the charge (with its promo code's discount), takes what the payment holds (the promo
  * redemption, a unit of stock; holds.ts), decides whether a 3-D Secure step is needed, and queues the collection in
  * the same transaction (unless the buyer must act first). A saved-card charge without promo code on an unlimited
- * variant takes nothing: no query beyond the source, the price and the insert.
+ * variant takes nothing: no query beyond the source with its price, and the insert.
  */
 export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => {
   const source = await resolveSource(ctx, body);
-  const price = await priceOf(ctx.db, body, source.buyerUserId);
+  const price = await priceOf(ctx.db, body, source.buyerUserId, source.variant);
   const total = price.subtotal - price.discount + price.tax;
   const accountPolicy = price.accountPolicy
     ?? (await ctx.db('accounts').where({ id: body.account_id }).first('three_d_secure_policy')).three_d_secure_policy;

@@ -5,12 +5,19 @@ import type { HandlerContext } from '../../runtime/handler.js';
 import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../processor/cards.js';
 import { isWallet, walletRefusal } from '../payment_method_domains/wallets.js';
+import { variantPriceSql, type VariantRow } from './pricing.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
     pm.exp_month, pm.exp_year, pm.test_behaviour
   from members m join users u on u.id = m.user_id
   left join payment_methods pm on pm.member_id = m.id and pm.account_id = m.account_id and pm.id = $3
   where m.id = $1 and m.account_id = $2`;
+
+// A saved-method charge of a variant ($4; null for an explicit amount): the member, its buyer and card, and the
+// variant's price for that buyer, in one round trip (the price depends on the buyer: a renewal when they hold it).
+export const MEMBER_AND_VARIANT = `with member as (${MEMBER_WITH_METHOD})
+  select member.*, (select to_jsonb(v) from (${variantPriceSql('$4', '$2', 'member.user_id')}) v) as "$variant"
+  from member`;
 
 // One statement spends a confirmation token: locks it, reads the buyer, and marks it used only when every rule holds
 // (the account's, unused, unexpired, a buyer that exists); the rows say which rule failed otherwise. A concurrent
@@ -41,10 +48,13 @@ export interface PaymentSource {
   buyerPresent: boolean;
   /** the buyer's public summary, for the payment's `user` */
   buyer: { username: string; name: string | null; profile_picture_url: string | null };
+  /** the plan_id's price row, when it was read with the source (pricing.ts priceOf takes it) */
+  variant?: VariantRow;
 }
 
 interface SourceInput {
   account_id: string;
+  plan_id?: string;
   confirmation_token?: string;
   user_id?: string;
   member_id?: string;
@@ -70,9 +80,10 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
   if (!body.member_id) throw invalid('Pass confirmation_token, or member_id with payment_method_id', 'member_id');
   if (!body.payment_method_id) throw invalid('A saved-method charge needs payment_method_id with member_id', 'payment_method_id');
   if (body.user_id) throw invalid("user_id names the buyer of a confirmation token; a saved method's buyer is its member", 'user_id');
-  // One round trip: the member, its buyer and (if it is theirs) the card. Fixed SQL on plain pg: the hot path of
-  // every saved-method charge (runtime/request-db.ts query).
-  const [member] = await query<Record<string, any>>(ctx.db, MEMBER_WITH_METHOD, [body.member_id, body.account_id, body.payment_method_id]);
+  // One round trip: the member, its buyer, (if it is theirs) the card and the variant's price. Fixed SQL on plain pg:
+  // the hot path of every saved-method charge (runtime/request-db.ts query).
+  const [member] = await query<Record<string, any>>(ctx.db, MEMBER_AND_VARIANT,
+    [body.member_id, body.account_id, body.payment_method_id, body.plan_id ?? null]);
   if (!member) throw notFound('member', body.member_id, 'member_id');
   if (!member.method_id || !member.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
   // Changelog entry 7: from 2026-09-02 a saved-method charge with return_url has the buyer present unless off_session.
@@ -88,6 +99,7 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
     behaviour: (member.test_behaviour ?? 'succeeds') as CardBehaviour,
     buyerPresent,
     buyer: { username: member.username, name: member.name, profile_picture_url: member.profile_picture_url },
+    variant: body.plan_id ? member.$variant : undefined,
   };
 }
 

@@ -43,18 +43,27 @@ interface PromoInput {
   value: string;
 }
 
-// Whether the buyer ($3) holds a live membership of the variant: a charge of a renewal variant is then a renewal,
+// Whether the buyer holds a live membership of the variant: a charge of a renewal variant is then a renewal,
 // which a deleted variant still takes (memberships already sold keep working; new purchases of it are a 404).
-const HELD = `select 1 from memberships m where m.account_id = v.account_id and m.user_id = $3 and m.plan_id = v.id
-      and m.status in ('trialing', 'active', 'past_due')`;
+const held = (buyer: string) => `select 1 from memberships m where m.account_id = v.account_id and m.user_id = ${buyer}
+      and m.plan_id = v.id and m.status in ('trialing', 'active', 'past_due')`;
 
-// Fixed SQL on plain pg: every variant purchase runs it (runtime/request-db.ts query).
-const VARIANT_PRICE = `select v.id, v.product_id, v.currency, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy,
-    v.stock, a.three_d_secure_policy as account_policy,
-    exists (${HELD}) as held
+/** The variant's price row for a buyer: the variant (with its stock), its account's 3-D Secure policy, and whether the
+ * buyer already holds it (a renewal). Each argument is an SQL expression: a parameter, or a column of the statement
+ * this one is part of (payment-source.ts reads it with the member, whose user is the buyer). */
+export const variantPriceSql = (plan: string, account: string, buyer: string) => `select v.id, v.product_id, v.currency,
+    v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy, v.stock, a.three_d_secure_policy as account_policy,
+    exists (${held(buyer)}) as held
   from plans v join products p on p.id = v.product_id join accounts a on a.id = v.account_id
-  where v.id = $1 and v.account_id = $2 and p.deleted_at is null and (v.deleted_at is null
-    or (v.plan_type = 'renewal' and exists (${HELD})))`;
+  where v.id = ${plan} and v.account_id = ${account} and p.deleted_at is null and (v.deleted_at is null
+    or (v.plan_type = 'renewal' and exists (${held(buyer)})))`;
+
+// Fixed SQL on plain pg: a variant purchase whose buyer is known first (a confirmation token's) runs it
+// (runtime/request-db.ts query).
+const VARIANT_PRICE = variantPriceSql('$1', '$2', '$3');
+
+/** A variant's price row (variantPriceSql), read ahead with the payment's source; null when there is no such variant. */
+export type VariantRow = Record<string, any> | null;
 
 // Only when the buyer names a promo code. Codes are stored upper-cased; expiry is judged by the database's clock.
 const PROMO = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
@@ -63,7 +72,8 @@ const PROMO = `select id, status, amount_off, percent_off, currency, product_id,
 const PROMO_BY_ID = `${PROMO} where id = $1 and account_id = $2`;
 const PROMO_BY_CODE = `${PROMO} where code = $1 and account_id = $2`;
 
-export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): Promise<Price> {
+/** `variant`: the plan_id's price row when it was read with the source (payment-source.ts); read here otherwise. */
+export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, variant?: VariantRow): Promise<Price> {
   if (body.promo_code !== undefined && body.promo_code_id !== undefined) {
     throw invalid('Pass either promo_code or promo_code_id, not both', 'promo_code_id');
   }
@@ -72,7 +82,8 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): 
   if (body.plan_id) {
     if (body.amount !== undefined) throw invalid('Pass either plan_id or amount with currency, not both', 'amount');
     if (body.currency !== undefined) throw invalid("A variant purchase is charged in the variant's currency; do not pass currency", 'currency');
-    return variantPrice(db, body.account_id, body.plan_id, buyerUserId, body.country, promo);
+    const plan = variant !== undefined ? variant : (await query(db, VARIANT_PRICE, [body.plan_id, body.account_id, buyerUserId]))[0];
+    return variantPrice(db, body.account_id, body.plan_id, plan ?? null, body.country, promo);
   }
   if (promo) throw invalid('Promo codes apply to variant purchases only; pass plan_id instead of amount and currency', promo.param);
   if (body.amount === undefined) throw invalid('Pass plan_id, or amount with currency', 'amount');
@@ -85,11 +96,8 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): 
   };
 }
 
-async function variantPrice(db: Knex, accountId: string, planId: string, buyerUserId: string, country: string | undefined,
+async function variantPrice(db: Knex, accountId: string, planId: string, plan: VariantRow, country: string | undefined,
   promo: PromoInput | null): Promise<Price> {
-  // One round trip: the variant (with its stock), its account's 3-D Secure policy, and whether the buyer already
-  // holds it (a renewal).
-  const [plan] = await query(db, VARIANT_PRICE, [planId, accountId, buyerUserId]);
   if (!plan) throw notFound('variant', planId, 'plan_id');
   const renewing = plan.plan_type === 'renewal' && plan.held;
   const subtotal = Number(renewing ? plan.renewal_price : plan.initial_price);
