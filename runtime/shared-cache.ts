@@ -74,6 +74,10 @@ export class SharedCaches {
     const live = () => this.listening;
     this.topics = { credentials: new TopicCache(live), visibility: new TopicCache(live), reference: new TopicCache(live) };
   }
+  /** whether entries are kept: the listener is connected (until then every read goes to the database) */
+  get live(): boolean {
+    return this.listening;
+  }
   setListening(on: boolean): void {
     this.listening = on;
     for (const t of TOPICS) this.topics[t].clear();
