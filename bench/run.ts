@@ -192,7 +192,10 @@ async function verify(db: Knex, scenario: Scenario, r: BenchRequest, contenders:
     keys.push(request.headers['idempotency-key']);
     const res = await counted(c, request);
     if (res.status < 200 || res.status >= 300) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    answers.push(res);
+    // The count is the median of three requests: one may meet a cache entry that just reached its age (10 s), as the
+    // first check after a long scenario sometimes did (2-3 statements printed for reads that make 1).
+    const again = [(await counted(c, keyed())).queries, (await counted(c, keyed())).queries];
+    answers.push({ ...res, queries: [res.queries, ...again].sort((a, b) => a - b)[1] });
   }
   const [framework, ...others] = answers;
   const verdicts = [];
@@ -364,6 +367,13 @@ try {
   const seeding = Date.now();
   const fixture = await seed(db);
   console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(0)} s: ${fixture.paymentRows} payments, ${fixture.ledgerPostings} ledger postings`);
+  // Start-up first, before any other server runs: measured later, it competed for the two cores with seven servers
+  // and PostgreSQL's vacuum of the write scenarios' rows (969-1,008 ms in full runs, ~570 alone).
+  if (selected([{ name: START_UP }]).length) {
+    console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
+    summary.push(await measureStartUp(db, databaseUrl, scenarios[0].request(fixture)));
+    console.log('');
+  }
   contenders.push(await launch('framework', 'framework-server.ts', databaseUrl));
   contenders.push(await launch('same-work', 'baseline-server.ts', databaseUrl));
   if (EXPERT_JSON !== 'sql') contenders.push(await launch('expert', 'expert-server.ts', databaseUrl, { EXPERT_JSON: 'js' }));
@@ -465,11 +475,6 @@ try {
         + `${request.toFixed(0)} µs = ${((100 * writerCost) / request).toFixed(2)}%, a throughput ratio of at least `
         + `${(request / (request + writerCost)).toFixed(3)} (target >= 0.97${writer.database === null ? '; PostgreSQL not counted' : ''})`);
     }
-  }
-  if (selected([{ name: START_UP }]).length) {
-    console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
-    summary.push(await measureStartUp(databaseUrl, scenarios[0].request(fixture)));
-    console.log('');
   }
   if (selected([{ name: EXPORT_SCENARIO }]).length) {
     summary.push(await measureExport(db, databaseUrl, fixture));

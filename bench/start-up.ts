@@ -2,10 +2,12 @@
 // `npm start` itself (the npm CLI, bin/launch.mjs, the compiled primary and its API process), for the compiled
 // server without the npm CLI, and for the expert's hand-written Fastify server (bench/expert-server.ts bundled the
 // same way), in alternating order, median of BENCH_START_RUNS (5). dist/ is built before timing: a first start after
-// an edit also builds it (about a second), which is not what this measures.
+// an edit also builds it (about a second), which is not what this measures. bench/run.ts runs it before any other
+// server, and it waits until PostgreSQL has no other work in progress: a start measures the start, not a neighbour.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import type { Knex } from 'knex';
 import { projectRoot } from '../runtime/project-root.js';
 import { freePort } from '../test/helpers/processes.js';
 import type { BenchRequest } from './scenarios.js';
@@ -19,8 +21,10 @@ export const START_TARGET_MS = 1000;
 
 interface Side { label: string; command: string[] }
 
-export async function measureStartUp(databaseUrl: string, request: BenchRequest): Promise<string> {
+export async function measureStartUp(db: Knex, databaseUrl: string, request: BenchRequest): Promise<string> {
   if (distIsStale()) await buildDist();
+  const quiet = await waitForQuietDatabase(db);
+  console.log(`  PostgreSQL ${quiet.ms === 0 ? 'was quiet' : `quiet after ${(quiet.ms / 1000).toFixed(1)} s`}${quiet.timedOut ? ' (gave up waiting: measured beside its work)' : ''}`);
   const expert = join(projectRoot, '.data', 'bench-start', 'expert-server.js');
   await build({ entryPoints: [join(projectRoot, 'bench', 'expert-server.ts')], outfile: expert, bundle: true, format: 'esm',
     platform: 'node', target: 'node20', packages: 'external', minify: true, logLevel: 'warning' });
@@ -70,4 +74,28 @@ async function timeToFirst200(side: Side, databaseUrl: string, request: BenchReq
     await exited;
   }
   return elapsed;
+}
+
+const QUIET_FOR_MS = 1000;
+const QUIET_WAIT_LIMIT_MS = 120_000;
+
+/** Waits until no other session of the server runs a statement and no autovacuum worker runs, for QUIET_FOR_MS in a
+ * row (at most QUIET_WAIT_LIMIT_MS). */
+async function waitForQuietDatabase(db: Knex): Promise<{ ms: number; timedOut: boolean }> {
+  const started = Date.now();
+  let quietSince = started;
+  let everBusy = false;
+  for (;;) {
+    const { rows } = await db.raw(`select count(*)::int as busy from pg_stat_activity
+      where pid <> pg_backend_pid() and (state = 'active' or backend_type = 'autovacuum worker')`);
+    const now = Date.now();
+    if (rows[0].busy > 0) {
+      quietSince = now;
+      everBusy = true;
+    } else if (now - quietSince >= QUIET_FOR_MS) {
+      return { ms: everBusy ? now - started : 0, timedOut: false };
+    }
+    if (now - started >= QUIET_WAIT_LIMIT_MS) return { ms: now - started, timedOut: true };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

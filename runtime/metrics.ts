@@ -42,6 +42,12 @@ export function requestMetrics() {
   // Each label set's cell, found once. Bounded by the operations, versions and status classes there are.
   const counted = new Map<string, { value: number }>();
   const timed = new Map<string, { observe(seconds: number): void }>();
+  const replayed = new Map<string, { value: number }>();
+  const refused = new Map<string, { value: number }>();
+  // Made once, not per request: a cell's labels are built only when its key is first seen.
+  const timerOf = (operation: string) => duration.cell(operation, { operation });
+  const replayCountOf = (operation: string) => replays.cell(operation, { operation });
+  const refusalCountOf = (budget: string) => rateLimited.cell(budget, { budget });
   return {
     registry,
     /** Called once per request when its response is ready; labels come from what the request reached. */
@@ -53,17 +59,21 @@ export function requestMetrics() {
       let counter = counted.get(key);
       if (!counter) counted.set(key, (counter = requests.cell(key, { operation, version, status_class: statusClass })));
       counter.value++;
-      let timer = timed.get(operation);
-      if (!timer) timed.set(operation, (timer = duration.cell(operation, { operation })));
-      timer.observe(seconds);
-      if (ctx.state.idempotentReplay) replays.cell(operation, { operation }).value++;
+      cellIn(timed, operation, timerOf).observe(seconds);
+      if (ctx.state.idempotentReplay) cellIn(replayed, operation, replayCountOf).value++;
       const budget: string | undefined = ctx.state.rateLimitedBudget;
-      if (budget) rateLimited.cell(budget, { budget }).value++;
+      if (budget) cellIn(refused, budget, refusalCountOf).value++;
     },
   };
 }
 
 export type RequestMetrics = ReturnType<typeof requestMetrics>;
+
+function cellIn<T>(cells: Map<string, T>, key: string, create: (key: string) => T): T {
+  let cell = cells.get(key);
+  if (!cell) cells.set(key, (cell = create(key)));
+  return cell;
+}
 
 /** Gauges read from the database at scrape time: the same in every process, so read once, by the answering one. */
 function databaseMetrics(db: Knex) {

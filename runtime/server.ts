@@ -109,19 +109,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const lost = options.onWorkerLost ?? ((reason: string) => logger.error(reason));
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
   let workerTimer: NodeJS.Timeout | null = null;
-  const startBackgroundWorker = () => (worker = startWorkerBeside(options, logger, () => stopping, lost));
   if (options.worker !== false) {
+    const starting = () => startWorkerBeside(options, logger, () => stopping, lost);
     const delay = options.workerStartDelayMs ?? 0;
-    if (delay > 0) {
+    // Started at once, a failure throws from startServer; started later, it is reported through onWorkerLost.
+    if (delay === 0) worker = Promise.resolve(await starting());
+    else {
       workerTimer = setTimeout(() => {
         workerTimer = null;
-        worker = startBackgroundWorker().catch((e) => {
+        worker = starting().catch((e) => {
           lost(`the background worker could not start: ${String(e)}`);
           return null;
         });
       }, delay);
-    } else {
-      await startBackgroundWorker();
     }
   }
   const { port } = server.address() as { port: number };
