@@ -367,8 +367,8 @@ try {
   const seeding = Date.now();
   const fixture = await seed(db);
   console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(0)} s: ${fixture.paymentRows} payments, ${fixture.ledgerPostings} ledger postings`);
-  // Start-up first, before any other server runs: measured later, it competed for the two cores with seven servers
-  // and PostgreSQL's vacuum of the write scenarios' rows (969-1,008 ms in full runs, ~570 alone).
+  // Start-up first, before any other server runs: measured last, it shared the two cores with seven running servers
+  // after the write scenarios (969-1,008 ms in full runs, 552-572 ms run alone).
   if (selected([{ name: START_UP }]).length) {
     console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
     summary.push(await measureStartUp(db, databaseUrl, scenarios[0].request(fixture)));

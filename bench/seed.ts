@@ -139,9 +139,6 @@ export async function seed(db: Knex): Promise<Fixture> {
   const deepCursor = await seedPayments(db, f.connectedId, buyerId, PAYMENT_ROWS);
   const now = new Date().toISOString();
   const ledger = await seedLedger(db, f.ledgerHeavyId, LEDGER_POSTINGS, now);
-  // Vacuumed as autovacuum would leave it: otherwise autovacuum takes up the two million new rows a minute later, in
-  // the middle of whichever measurement runs then (the start-up scenario's first, bench/start-up.ts).
-  await db.raw('vacuum (analyze)');
   return {
     ...fixture, paymentRows: PAYMENT_ROWS, deepCursor, paymentId: `pay_bench${String(Math.ceil(PAYMENT_ROWS / 2)).padStart(10, '0')}`,
     ledgerPostings: Math.floor(LEDGER_POSTINGS / 2) * 2, ledgerBalance: ledger.balance,
