@@ -27,6 +27,7 @@ import { seed } from './seed.js';
 import { postgresCpuBetween, postgresCpuTicks } from './postgres-cpu.js';
 import { measureApiLogWriter } from './api-log-cost.js';
 import { measureStartUp } from './start-up.js';
+import { analyzeLikeAutovacuum } from './autoanalyze.js';
 import { compileBenchEntries } from './compiled.js';
 import { EXPORT_SCENARIO, measureExport } from './export.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
@@ -297,6 +298,7 @@ async function measureSides(sides: Side[]): Promise<Result[]> {
     for (const i of round % 2 === 0 ? forwards : [...forwards].reverse()) {
       const { label, contender, request } = sides[i];
       await measure(contender, request, WARMUP);
+      await analyzeLikeAutovacuum(db);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
       console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency (p99 ${m.p99}, max ${m.max}), ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`

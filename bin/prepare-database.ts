@@ -4,7 +4,7 @@
 // demo seed's handlers load only when something is to be applied.
 import type { RunningDatabase } from '../runtime/embedded-db.js';
 import { ensureDatabase, openServer } from '../runtime/bootstrap.js';
-import { databaseIsCurrent } from '../runtime/database-current.js';
+import { databaseState } from '../runtime/database-current.js';
 import type { seedDemo } from './demo-seed.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
@@ -15,6 +15,8 @@ export interface PreparedDatabase {
   database: RunningDatabase;
   /** the demo account's credentials when this start created it */
   demo: Awaited<ReturnType<typeof seedDemo>>;
+  /** false when the server runs without autovacuum (a warning at start: README, DATABASE_URL) */
+  autovacuum: boolean | null;
 }
 
 /** `onOpened` receives the server as soon as it runs, so that a failure after it still stops it. */
@@ -31,13 +33,14 @@ export async function prepareDatabase(embedded: boolean, onOpened: (database: Ru
   onOpened(database);
   // With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
   const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
-  const demo = await databaseIsCurrent(url) ? null : await migrateAndSeed(url);
+  const state = await databaseState(url);
+  const demo = state.current ? null : await migrateAndSeed(url);
   if (embedded) {
     // `npm run cli` connects here while the server holds the embedded server's lock.
     publishUrl(url);
     process.on('exit', () => withdrawUrl());
   }
-  return { url, database, demo };
+  return { url, database, demo, autovacuum: state.autovacuum };
 }
 
 /** The full path, on a database that is not current: knex, graphile-worker and the demo seed's handlers load only here. */

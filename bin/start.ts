@@ -30,6 +30,7 @@ const logger = createLogger();
 const embedded = !process.env.DATABASE_URL;
 let database: RunningDatabase | undefined;
 let demo: PreparedDatabase['demo'] | undefined;
+let autovacuum: boolean | null = null;
 let embeddedDataDir = '';
 let supervisor: Supervisor | undefined;
 let origin = '';
@@ -56,6 +57,7 @@ try {
   embeddedDataDir = EMBEDDED_DATA_DIR;
   const prepared = await prepareDatabase(embedded, (opened) => { database = opened; });
   demo = prepared.demo;
+  autovacuum = prepared.autovacuum;
   databaseReady(prepared.url);
   origin = await supervisor.ready;
 } catch (e) {
@@ -67,6 +69,9 @@ console.log(`\nCommerce Platform API listening on ${base}`);
 console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
 console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
 console.log(embedded ? `Database: embedded PostgreSQL under ${embeddedDataDir} (for local use; see README)` : 'Database: DATABASE_URL');
+if (autovacuum === false) {
+  logger.warn('the database server runs with autovacuum off: nothing analyzes the tables as they grow, and plans made while they were small stay (README: DATABASE_URL)');
+}
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
   console.log(`  account:     ${demo.accountId} (${demo.accountTitle})`);

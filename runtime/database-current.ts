@@ -16,18 +16,29 @@ const CURRENT = `select
   (select max(id) from graphile_worker.migrations)::int as worker_revision,
   (select coalesce('plan_cache_mode=force_custom_plan' = any(proconfig), false) from pg_proc
     where oid = to_regprocedure('graphile_worker.add_jobs(graphile_worker.job_spec[], boolean)')) as add_jobs_planned,
-  exists (select 1 from accounts) as seeded`;
+  exists (select 1 from accounts) as seeded,
+  current_setting('autovacuum') = 'on' as autovacuum`;
 
-export async function databaseIsCurrent(url: string): Promise<boolean> {
+export interface DatabaseState {
+  /** everything `npm start` applies is there */
+  current: boolean;
+  /** the server runs autovacuum (null: not known, the statement failed). Without it nothing analyzes a growing
+   * table, and a pooled connection's plan made while the table was empty stays (README: DATABASE_URL). */
+  autovacuum: boolean | null;
+}
+
+export async function databaseState(url: string): Promise<DatabaseState> {
   const names = migrationNames();
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
     const { rows: [row] } = await client.query(CURRENT, [names]);
-    return row.applied === names.length && row.recorded === names.length && row.worker_revision === WORKER_REVISION
+    const current = row.applied === names.length && row.recorded === names.length && row.worker_revision === WORKER_REVISION
       && row.add_jobs_planned === true && row.seeded === true;
+    return { current, autovacuum: row.autovacuum };
   } catch {
-    return false; // a table missing (a new database), or the database unreachable: the full path says which
+    // a table missing (a new database), or the database unreachable: the full path says which
+    return { current: false, autovacuum: null };
   } finally {
     await client.end().catch(() => {});
   }

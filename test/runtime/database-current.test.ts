@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { databaseIsCurrent } from '../../runtime/database-current.js';
+import { databaseState } from '../../runtime/database-current.js';
 import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
 
@@ -20,17 +20,23 @@ t('an empty database is not current (its tables are missing), nor one that canno
   const name = `empty_${randomToken(8).toLowerCase()}`;
   const url = await ensureDatabase(process.env.TEST_ADMIN_URL!, name);
   try {
-    assert.is(await databaseIsCurrent(url), false);
+    assert.is((await databaseState(url)).current, false);
   } finally {
     await dropDatabase(process.env.TEST_ADMIN_URL!, name);
   }
-  assert.is(await databaseIsCurrent(url), false, 'the database is gone');
+  assert.is((await databaseState(url)).current, false, 'the database is gone');
 });
 
 t('a migrated database is current once it holds an account (the demo seed runs on one without)', async () => {
-  assert.is(await databaseIsCurrent(app.databaseUrl), false, 'no account yet');
+  assert.is((await databaseState(app.databaseUrl)).current, false, 'no account yet');
   await makeOwner(app.db);
-  assert.is(await databaseIsCurrent(app.databaseUrl), true);
+  assert.is((await databaseState(app.databaseUrl)).current, true);
+});
+
+t('the state says whether the server runs autovacuum, as the server itself does; unknown when unreachable', async () => {
+  const { rows: [shown] } = await app.db.raw('show autovacuum');
+  assert.is((await databaseState(app.databaseUrl)).autovacuum, shown.autovacuum === 'on');
+  assert.is((await databaseState(app.databaseUrl.replace(/\/[^/?]+(\?|$)/, '/no_such_database_here$1'))).autovacuum, null);
 });
 
 t('a migration missing or unknown, an older graphile-worker schema or add_jobs without its setting: not current', async () => {
@@ -48,12 +54,12 @@ t('a migration missing or unknown, an older graphile-worker schema or add_jobs w
   for (const [what, change, undo] of cases) {
     const { rows } = await app.db.raw(change);
     try {
-      assert.is(await databaseIsCurrent(app.databaseUrl), false, what);
+      assert.is((await databaseState(app.databaseUrl)).current, false, what);
     } finally {
       if (undo) await app.db.raw(undo);
       else await app.db('knex_migrations').insert(rows[0]);
     }
-    assert.is(await databaseIsCurrent(app.databaseUrl), true, `${what}: current again once undone`);
+    assert.is((await databaseState(app.databaseUrl)).current, true, `${what}: current again once undone`);
   }
 });
 
