@@ -37,8 +37,11 @@ export async function databaseState(url: string): Promise<DatabaseState> {
       && row.add_jobs_planned === true && row.seeded === true;
     return { current, autovacuum: row.autovacuum };
   } catch {
-    // a table missing (a new database), or the database unreachable: the full path says which
-    return { current: false, autovacuum: null };
+    // a table missing (a new database), or the database unreachable: the full path says which. A new database is
+    // where the setting matters most, so it is still asked for (only on this path: a current one answered above).
+    const autovacuum = await client.query("select current_setting('autovacuum') = 'on' as on")
+      .then(({ rows: [row] }) => row.on as boolean, () => null);
+    return { current: false, autovacuum };
   } finally {
     await client.end().catch(() => {});
   }

@@ -20,7 +20,10 @@ t('an empty database is not current (its tables are missing), nor one that canno
   const name = `empty_${randomToken(8).toLowerCase()}`;
   const url = await ensureDatabase(process.env.TEST_ADMIN_URL!, name);
   try {
-    assert.is((await databaseState(url)).current, false);
+    const state = await databaseState(url);
+    assert.is(state.current, false);
+    const { rows: [shown] } = await app.db.raw('show autovacuum');
+    assert.is(state.autovacuum, shown.autovacuum === 'on', 'a new database still reports whether the server runs autovacuum');
   } finally {
     await dropDatabase(process.env.TEST_ADMIN_URL!, name);
   }
