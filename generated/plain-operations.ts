@@ -350,7 +350,7 @@ export const listCardTransactions = plainList<'listCardTransactions'>(resources.
     { param: 'transaction_ids', test: 'equal', sql: ['"card_transactions"."id"'] },
     { param: 'card_id', test: 'equal', sql: ['"card_transactions"."card_id"'] },
     { param: 'cardholder_id', test: 'equal', sql: ['"card_transactions"."cardholder_id"'] },
-    { param: 'status', test: 'equal', sql: ['"card_transactions"."status"'] },
+    { param: 'status', test: 'keyed', sql: ['"card_transactions"."status"'] },
     { param: 'created_after', test: 'after', sql: ['"card_transactions"."created_at"'] },
     { param: 'created_before', test: 'before', sql: ['"card_transactions"."created_at"'] },
   ],
@@ -615,7 +615,7 @@ export const listPaymentMethodDomains = plainList<'listPaymentMethodDomains'>(re
   accountParam: 'account_id',
   accountColumn: 'payment_method_domains.account_id',
   filters: [
-    { param: 'status', test: 'equal', sql: ['"payment_method_domains"."status"'] },
+    { param: 'status', test: 'keyed', sql: ['"payment_method_domains"."status"'] },
   ],
   sorts: { created_at: { column: 'payment_method_domains.created_at', kind: 'timestamp' } },
   sortParam: null,

@@ -67,11 +67,12 @@ export const tableDefs = {
           maxProperties: 1,
           properties: {
             equal: fieldPath,
+            keyed: fieldPath,
             after: fieldPath,
             before: fieldPath,
             contains: { type: 'array', items: fieldPath, minItems: 1 },
           },
-        }, { enum: ['equal', 'hook'] }),
+        }, { enum: ['equal', 'keyed', 'hook'] }),
       },
       sort: { type: 'array', items: identifier, minItems: 1 },
       held_nowhere: { type: 'string', minLength: 10, description: 'the 403 message for a user token holding the scope on no account' },

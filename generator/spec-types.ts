@@ -126,9 +126,11 @@ export interface FillSpec {
   fields: string[];
 }
 
-/** equal: `field = value` (a list: IN); after/before: strict bounds; contains: a case-insensitive substring of any;
- * hook: the hook applies it. A string is the form on the field of the parameter's own name. */
-export type FilterSpec = 'equal' | 'hook' | { equal?: string; after?: string; before?: string; contains?: string[] };
+/** equal: `field = value` (a list: IN); keyed: the same on a column that an index holds right before the sort key
+ * (owner, field, created_at, id), which the page then walks value by value (runtime/pagination.ts, Walk); after/before:
+ * strict bounds; contains: a case-insensitive substring of any; hook: the hook applies it. A string is the form on the
+ * field of the parameter's own name. */
+export type FilterSpec = 'equal' | 'keyed' | 'hook' | { equal?: string; keyed?: string; after?: string; before?: string; contains?: string[] };
 
 export interface ListSpec {
   of: string;

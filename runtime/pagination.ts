@@ -32,6 +32,23 @@ export interface PageOptions<Row> {
   /** what the sort key holds (default timestamp): a cursor whose value is not of this kind is a 400, never a
    * value of the wrong type sent to the database */
   sortKind?: SortKind;
+  /** an equality filter on the column that an index of the list holds right before the sort key (owner, column,
+   * sort key, id); the list's own query must not test it (see paginate) */
+  walk?: Walk;
+}
+
+/**
+ * The values an equality filter allows on a column an index orders ahead of the sort key. Written as `column =
+ * value`, PostgreSQL drops the column from the order (it is constant) and is then free to walk any index in sort-key
+ * order, testing the filter row by row: it does when its statistics say most rows match, and a page then costs every
+ * newer row that does not (64,000 newer pending payments: 40 ms instead of 0.1). Walked instead one value at a time,
+ * as the range [value, value] ordered by the column first, only the index holding the column before the sort key
+ * gives that order without sorting every match: the page reads about a page of index, whatever the statistics.
+ */
+export interface Walk {
+  /** the column as SQL (table.column), holding text or numbers */
+  column: string;
+  values: readonly (string | number)[];
 }
 
 /** Longest text sort value and id a cursor may carry: more than any listed column holds, so a longer one is forged. */
@@ -135,11 +152,30 @@ export async function paginate<Row extends { id: string }>(
   options: PageOptions<Row>,
 ): Promise<{ rows: Row[]; page_info: PageInfo }> {
   const window = pageWindow(args, options);
-  const q = query.clone();
-  for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
-  q.orderBy([{ column: options.sortColumn ?? 'created_at', order: window.order }, { column: options.idColumn ?? 'id', order: window.order }]);
-  q.limit(window.limit);
-  return window.finish(await selectBuilt<Row>(q));
+  const sort = options.sortColumn ?? 'created_at';
+  const id = options.idColumn ?? 'id';
+  const page = (q: Knex.QueryBuilder) => {
+    for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
+    return q.orderBy([sort, id].map((column) => ({ column, order: window.order }))).limit(window.limit);
+  };
+  if (!options.walk) return window.finish(await selectBuilt<Row>(page(query.clone())));
+  const { column, values } = options.walk;
+  const distinct = [...new Set(values)];
+  if (distinct.length === 0) return window.finish([]);
+  const branches = distinct.map((v) => page(query.clone().whereRaw(`${column} >= ? and ${column} <= ?`, [v, v])
+    .orderByRaw(`${column} ${window.order}`)));
+  if (branches.length === 1) return window.finish(await selectBuilt<Row>(branches[0]));
+  // Each value's page, merged: the union's rows are named as the rows are (sortValue reads the same names).
+  const merged = siblingOf(query).unionAll(branches, true)
+    .orderBy([sort, id].map((c) => ({ column: c.split('.').pop()!, order: window.order }))).limit(window.limit);
+  return window.finish(await selectBuilt<Row>(merged));
+}
+
+/** A new builder on the connection (a request's, a transaction's) `q` runs on. */
+function siblingOf(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  const { client, _connection } = q as unknown as { client: { queryBuilder(): Knex.QueryBuilder }; _connection?: unknown };
+  const sibling = client.queryBuilder();
+  return _connection === undefined ? sibling : sibling.connection(_connection as never);
 }
 
 /** A page of a short list already in memory, in its order (reference tables): cursors carry the position and id,

@@ -218,15 +218,17 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
       if (!plain.hook) problem(path, 'is left to the hook, but the operation declares no plain.hook');
       continue;
     }
-    const [test, names] = filter === 'equal'
-      ? ['equal', [param]]
+    const [test, names] = filter === 'equal' || filter === 'keyed'
+      ? [filter, [param]]
       : Object.entries(filter).map(([k, v]) => [k, Array.isArray(v) ? v : [v]] as [string, string[]])[0];
     const sql: string[] = [];
     for (const name of names as string[]) {
       const target = targetOf(resource, name);
       if (typeof target === 'string') problem([...path, test as string], `names ${name}: ${target}`);
+      else if (test === 'keyed' && !target.column) problem([...path, test], `names ${name}, which is not a column of ${T}: only a column can be walked through an index`);
       else sql.push(target.sql);
     }
+    if (test === 'keyed' && compiled.some((f) => f.test === 'keyed')) problem([...path, test], 'is a second keyed filter: a page walks one index, so one filter of a list is keyed');
     compiled.push({ param, test, sql });
   }
   const sortEntries: Record<string, { column: string; kind: string }> = {};

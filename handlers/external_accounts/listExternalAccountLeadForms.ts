@@ -12,9 +12,10 @@ export const listExternalAccountLeadForms: Handler<'listExternalAccountLeadForms
   if (query.account_id !== undefined && query.account_id !== account.account_id) {
     throw notFound(resources.ExternalAccount.noun, path.id);
   }
-  const q = ctx.db('external_account_lead_forms').where({ external_account_id: account.id, status: 'active' });
+  const q = ctx.db('external_account_lead_forms').where({ external_account_id: account.id });
   const { rows, page_info } = await paginate<Record<string, any> & { id: string; account_id: string }>(q, query, {
     sortColumn: 'created_at', idColumn: 'id', direction: 'desc', defaultSize: ctx.defaultPageSize,
+    walk: { column: 'status', values: ['active'] },
   });
   return { data: rows.map(leadFormView), page_info };
 };

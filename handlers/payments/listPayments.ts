@@ -1,6 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { whereEqual } from '../../runtime/filters.js';
+import { walkOf, whereEqual } from '../../runtime/filters.js';
 import { whereOwned } from '../../runtime/ownership.js';
 import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
@@ -22,7 +22,6 @@ export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
   const q = selectRows(ctx.db, resources.Payment);
   await whereOwned(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
-    status: 'payments.status', statuses: 'payments.status', substatuses: 'payments.status',
     billing_reason: 'payments.billing_reason', billing_reasons: 'payments.billing_reason',
     currency: 'payments.currency', currencies: 'payments.currency',
     plan_id: 'payments.plan_id', plan_ids: 'payments.plan_id',
@@ -42,6 +41,8 @@ export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
   }
   const { rows, page_info } = await paginate<Row>(q, query, {
     defaultSize: ctx.defaultPageSize, sortColumn: 'payments.created_at', idColumn: 'payments.id',
+    // payments_account_status_created (migrations/230) holds the status before created_at
+    walk: walkOf(query, 'payments.status', ['status', 'statuses', 'substatuses']),
   });
   // List rows never show when the funds settled (the seed: retrieve only). Set on the view, not spread into a copy:
   // V8 makes a spread copy's later property deletes (older versions' renames) ten times slower (npm run bench).

@@ -3,7 +3,7 @@
 // declared) computes its fields over the page's views.
 import type { Operations } from '../../generated/types.js';
 import type { Handler } from '../handler.js';
-import { applyFilters, type Filter } from '../filters.js';
+import { applyFilters, keyedWalk, type Filter } from '../filters.js';
 import { whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
@@ -52,6 +52,7 @@ export function plainList<K extends keyof Operations>(resource: StoredResource<I
       sortColumn: sort.column,
       sortKind: sort.kind,
       idColumn: options.idColumn,
+      walk: keyedWalk(query, options.filters),
     });
     const data = rows.map(resource.view);
     if (fill && data.length) await fill(data, rows);

@@ -75,7 +75,7 @@ operations:
     plain:
       kind: list
       filters:
-        colour: equal
+        colour: keyed
         colours: { equal: colour }
         owner_title: { contains: [owner.title, name] }
         created_after: { after: created_at }
@@ -151,6 +151,7 @@ t('plain operations get generated handlers: filters, sorts and the delete statem
   const files = emitted();
   const ops = files['plain-operations.ts'];
   assert.match(ops, "export const listTestWidgets = plainList<'listTestWidgets'>(resources.TestWidget, {");
+  assert.match(ops, `{ param: 'colour', test: 'keyed', sql: ['"test_widgets"."colour"'] }`);
   assert.match(ops, `{ param: 'colours', test: 'equal', sql: ['"test_widgets"."colour"'] }`);
   assert.match(ops, `{ param: 'owner_title', test: 'contains', sql: ['"owner"."title"', '"test_widgets"."name"'] }`);
   assert.match(ops, `{ param: 'created_after', test: 'after', sql: ['"test_widgets"."created_at"'] }`);
@@ -201,11 +202,11 @@ const problemCases: [string, string, string, ...string[]][] = [
   ['a list query parameter without a filter',
     replaceOnce(PLAIN, '        created_after: { after: created_at }\n', ''), '      created_after: timestamp', 'query.created_after', 'has no filter'],
   ['a filter with two tests',
-    replaceOnce(PLAIN, '        created_after: { after: created_at }', '        created_after: { after: created_at, before: created_at }'), 'created_after: { after', 'filters.created_after', 'only one of equal, after, before, contains'],
+    replaceOnce(PLAIN, '        created_after: { after: created_at }', '        created_after: { after: created_at, before: created_at }'), 'created_after: { after', 'filters.created_after', 'only one of equal, keyed, after, before, contains'],
   ['a filter on a field that is not a column',
-    replaceOnce(PLAIN, '        colour: equal\n', '        colour: { equal: secret }\n'), 'colour: { equal: secret }', 'filters.colour.equal', 'TestWidget.secret is not read from a column'],
+    replaceOnce(PLAIN, '        colour: keyed\n', '        colour: { equal: secret }\n'), 'colour: { equal: secret }', 'filters.colour.equal', 'TestWidget.secret is not read from a column'],
   ['a filter left to a hook the operation does not have',
-    replaceOnce(PLAIN, '        colour: equal\n', '        colour: hook\n'), 'colour: hook', 'filters.colour', 'declares no plain.hook'],
+    replaceOnce(PLAIN, '        colour: keyed\n', '        colour: hook\n'), 'colour: hook', 'filters.colour', 'declares no plain.hook'],
   ['several sorts without the order parameter',
     after(PLAIN, '        created_after: { after: created_at }\n', '      sort: [created_at, name]\n'), 'sort: [created_at, name]', 'plain.sort', 'order: { type: enum, values: [created_at, name] }'],
   ['an update whose body field is neither written nor hooked',
@@ -226,6 +227,10 @@ const problemCases: [string, string, string, ...string[]][] = [
     replaceOnce(PLAIN, '    query: { since: timestamp }\n', '    query: { since: timestamp, until: timestamp }\n'), '    query: { since: timestamp, until', 'query.until', 'is not taken by the fill'],
   ['a retrieve query parameter without a fill',
     replaceOnce(PLAIN, 'plain: { kind: retrieve, fill: *fill }', 'plain: { kind: retrieve }'), '    query: { since: timestamp }', 'query.since', 'only a fill takes query parameters'],
+  ['a keyed filter on a field not read from a column',
+    replaceOnce(PLAIN, '        colour: keyed\n', '        colour: { keyed: secret }\n'), 'colour: { keyed: secret }', 'filters.colour.keyed', 'TestWidget.secret is not read from a column'],
+  ['a second keyed filter',
+    replaceOnce(PLAIN, '        colours: { equal: colour }', '        colours: { keyed: colour }'), 'colours: { keyed: colour }', 'filters.colours.keyed', 'one filter of a list is keyed'],
   ['an event of another resource',
     replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: product.deleted, hook:'), 'emits: product.deleted', 'plain.emits', 'carries Product, not TestWidget'],
 ];

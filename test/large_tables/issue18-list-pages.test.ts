@@ -4,31 +4,18 @@
 // server ran are captured, and the page read is run again under EXPLAIN (ANALYZE, BUFFERS). A page must walk an index
 // of its table (no sequential scan, no sort of the account's rows: the scan stops after about a page), and the
 // long-history account's page must not read more than a few times what the small account's does.
-import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
+import { pagePlan, recordStatements, stopRecordingStatements } from '../helpers/page-plans.js';
 
 const ROWS = Number(process.env.LARGE_TABLE_ROWS ?? 20_000);
 const OTHER_ACCOUNTS = 100;
 const PAGE = 20;
 const t = suite('large tables: issue 18 lists');
 let app: TestApp;
-
-// Statements the in-process server runs, recorded while `recording` is set (pg's Client is shared by knex and runtime).
-type Recorded = { text: string; values: unknown[] };
-let recording: Recorded[] | null = null;
-const originalQuery: (this: pg.Client, ...args: any[]) => Promise<any> = pg.Client.prototype.query as any;
-(pg.Client.prototype as any).query = function (this: pg.Client, config: any, values?: any, cb?: any) {
-  if (recording && config) {
-    const text = typeof config === 'string' ? config : config.text;
-    const vals = typeof config === 'string' ? values : config.values;
-    if (typeof text === 'string') recording.push({ text, values: Array.isArray(vals) ? vals : [] });
-  }
-  return (originalQuery as any).call(this, config, values, cb);
-};
 
 interface Owner { key: string; accountId: string }
 let big: Owner;
@@ -42,6 +29,7 @@ const fill = (sql: string) => app.db.raw(sql);
 const accountOf = (i: string) => `case when ${i} % 2 = 1 then '${big.accountId}' else (array[${others.map((o) => `'${o}'`).join(',')}])[(${i} / 2) % ${OTHER_ACCOUNTS} + 1] end`;
 const ago = (i: string) => `now() - (${i} || ' seconds')::interval`;
 
+recordStatements();
 t.before(async () => { try { await setUp(); } catch (e) { console.error(e); throw e; } });
 async function setUp() {
   app = await startTestApp();
@@ -94,43 +82,14 @@ async function setUp() {
     select 'rev_largesmall' || u, '${small.accountId}', 'prod_largesmall', 'user_large' || u, 4, 'published', false from generate_series(1, 5) u`);
   await app.db.raw('analyze');
 }
-t.after(async () => { (pg.Client.prototype as any).query = originalQuery; await app.close(); });
-
-interface Measured { plan: string; buffers: number; scanned: number; nodes: string[]; sortsTable: boolean }
+t.after(async () => { stopRecordingStatements(); await app.close(); });
 
 /** Runs the list over HTTP, then EXPLAIN ANALYZE of the statement that read `table`'s page. */
-async function measure(key: string, path: string, query: Record<string, string>, table: string): Promise<Measured> {
-  recording = [];
-  const res = await app.request('GET', path, { token: key, version: HEAD_VERSION, query: { first: String(PAGE), ...query } });
-  const seen = recording;
-  recording = null;
-  assert.is(res.status, 200, JSON.stringify(res.body));
-  assert.ok(res.body.data.length > 0, `${path} lists something`);
-  const reads = seen.filter((s) => /^\s*(select|with)\b/i.test(s.text) && new RegExp(`from "?${table}"?[\\s)]`, 'i').test(s.text) && /limit/i.test(s.text));
-  assert.is(reads.length, 1, `one page read of ${table}: ${seen.map((s) => s.text.slice(0, 80)).join(' | ')}`);
-  if (process.env.LARGE_TABLE_REPORT === 'sql') console.log(reads[0]!.text, JSON.stringify(reads[0]!.values));
-  const client = await (app.db.client as any).acquireConnection();
-  try {
-    const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, { text: `explain (analyze, buffers, format json) ${reads[0]!.text}`, values: reads[0]!.values } as any) as any).rows;
-    const nodes: string[] = [];
-    let scanned = 0;
-    let sortsTable = false;
-    // Whether the node's subtree reads the listed table; a Sort above such a read sorts the page's rows (a Sort in a
-    // per-row lookup of another table, such as an ordered aggregate of an app's domains, is not the page's).
-    const walk = (n: any): boolean => {
-      nodes.push(`${n['Node Type']}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
-      if (n['Relation Name'] === table) scanned += n['Actual Rows'] * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0);
-      let reads = n['Relation Name'] === table;
-      for (const c of n.Plans ?? []) reads = walk(c) || reads;
-      if (n['Node Type'] === 'Sort' && reads) sortsTable = true;
-      return reads;
-    };
-    walk(explained.Plan);
-    const buffers = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
-    return { plan: nodes.join(' > '), buffers, scanned, nodes, sortsTable };
-  } finally {
-    await (app.db.client as any).releaseConnection(client);
-  }
+async function measure(key: string, path: string, query: Record<string, string>, table: string) {
+  const measured = await pagePlan(app, 'GET', path, { token: key, version: HEAD_VERSION, query: { first: String(PAGE), ...query } }, table);
+  assert.ok(measured.res.body.data.length > 0, `${path} lists something`);
+  const { res: _res, ...plan } = measured;
+  return plan;
 }
 
 const LISTS: [name: string, table: string, path: (o: 'big' | 'small') => string, query: (o: 'big' | 'small') => Record<string, string>][] = [

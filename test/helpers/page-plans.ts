@@ -1,0 +1,83 @@
+// What a list's page costs in the database: the statements the in-process server runs are recorded while a request
+// is made (pg's Client is shared by knex and the runtime), and the one that read the listed table's page is run
+// again under EXPLAIN (ANALYZE, BUFFERS). Used by the large-table tests.
+import pg from 'pg';
+import * as assert from 'uvu/assert';
+import type { TestApp, RequestOptions, TestResponse } from './harness.js';
+
+type Recorded = { text: string; values: unknown[] };
+let recording: Recorded[] | null = null;
+const originalQuery: (this: pg.Client, ...args: any[]) => Promise<any> = pg.Client.prototype.query as any;
+
+/** Starts recording statements; stopRecordingStatements() undoes it (a test file's after). */
+export function recordStatements(): void {
+  (pg.Client.prototype as any).query = function (this: pg.Client, config: any, values?: any, cb?: any) {
+    if (recording && config) {
+      const text = typeof config === 'string' ? config : config.text;
+      const vals = typeof config === 'string' ? values : config.values;
+      if (typeof text === 'string') recording.push({ text, values: Array.isArray(vals) ? vals : [] });
+    }
+    return (originalQuery as any).call(this, config, values, cb);
+  };
+}
+
+export function stopRecordingStatements(): void {
+  (pg.Client.prototype as any).query = originalQuery;
+}
+
+export interface PagePlan {
+  res: TestResponse;
+  plan: string;
+  buffers: number;
+  /** rows of the listed table the page's scans returned or removed by a filter */
+  scanned: number;
+  nodes: string[];
+  /** a Sort above a read of the listed table (one inside a per-row lookup of another table is not the page's) */
+  sortsTable: boolean;
+  /** a Sort whose input is not cut short by a Limit below it: it sorts every matching row, not a page per branch */
+  sortsUnbounded: boolean;
+}
+
+/** Runs the request, then EXPLAIN ANALYZE of the statement that read `table`'s page (one with a limit). */
+export async function pagePlan(app: TestApp, method: string, path: string, options: RequestOptions, table: string): Promise<PagePlan> {
+  recording = [];
+  const res = await app.request(method, path, options);
+  const seen = recording;
+  recording = null;
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  const reads = seen.filter((s) => /^\s*[(]?\s*(select|with)\b/i.test(s.text) && new RegExp(`from "?${table}"?[\\s)]`, 'i').test(s.text) && /limit/i.test(s.text));
+  assert.is(reads.length, 1, `one page read of ${table}: ${seen.map((s) => s.text.slice(0, 80)).join(' | ')}`);
+  if (process.env.LARGE_TABLE_REPORT === 'sql') console.log(reads[0]!.text, JSON.stringify(reads[0]!.values));
+  const client = await (app.db.client as any).acquireConnection();
+  try {
+    const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, { text: `explain (analyze, buffers, format json) ${reads[0]!.text}`, values: reads[0]!.values } as any) as any).rows;
+    const nodes: string[] = [];
+    let scanned = 0;
+    let sortsTable = false;
+    let sortsUnbounded = false;
+    // Returns whether the node's subtree reads the listed table, and whether it does so under a Limit.
+    const walk = (n: any): { reads: boolean; limited: boolean } => {
+      nodes.push(`${n['Node Type']}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
+      if (n['Relation Name'] === table) scanned += n['Actual Rows'] * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0);
+      let reads = n['Relation Name'] === table;
+      let limited = true;
+      for (const c of n.Plans ?? []) {
+        const below = walk(c);
+        reads = below.reads || reads;
+        if (below.reads && !below.limited) limited = false;
+      }
+      if (n['Relation Name'] === table) limited = false;
+      if (n['Node Type'] === 'Sort' && reads) {
+        sortsTable = true;
+        if (!limited) sortsUnbounded = true;
+      }
+      if (n['Node Type'] === 'Limit' && reads) limited = true;
+      return { reads, limited };
+    };
+    walk(explained.Plan);
+    const buffers = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
+    return { res, plan: nodes.join(' > '), buffers, scanned, nodes, sortsTable, sortsUnbounded };
+  } finally {
+    await (app.db.client as any).releaseConnection(client);
+  }
+}
