@@ -288,6 +288,8 @@ interface Result {
   cpu: number;
   database: number | null;
   statements: number;
+  /** each round's requests/s, in order: round r of every side ran back to back */
+  rates: number[];
 }
 
 /** Measures the sides in alternating order (forwards, then backwards, ...); each side's means over the rounds. */
@@ -312,6 +314,7 @@ async function measureSides(sides: Side[]): Promise<Result[]> {
     cpu: mean(ms.map((m) => m.cpu)),
     database: ms.some((m) => m.database === null) ? null : mean(ms.map((m) => m.database!)),
     statements: mean(ms.map((m) => m.statements)),
+    rates: ms.map((m) => m.rate),
   }));
 }
 
@@ -333,8 +336,13 @@ async function sequentialLatency(sides: Side[], n: number): Promise<{ label: str
   return sides.map((side, i) => ({ label: side.label, latency: mean(times[i]) }));
 }
 
-const ratio = (a: Result, b: Result, target: number) =>
-  `${a.label}/${b.label} ${(a.rate / b.rate).toFixed(2)} (target >= ${target.toFixed(2)}; by server CPU ${(b.cpu / a.cpu).toFixed(2)})`;
+/** The ratio of the means, then the spread of the rounds' own ratios (each round's sides ran back to back, so a
+ * disturbance of the machine that lasts seconds shows as one round apart from the others). */
+const ratio = (a: Result, b: Result, target: number) => {
+  const rounds = a.rates.map((rate, i) => rate / b.rates[i]).sort((x, y) => x - y);
+  return `${a.label}/${b.label} ${(a.rate / b.rate).toFixed(2)} (target >= ${target.toFixed(2)}; by server CPU ${(b.cpu / a.cpu).toFixed(2)}; `
+    + `rounds ${rounds[0].toFixed(2)}-${rounds[rounds.length - 1].toFixed(2)})`;
+};
 
 /** The headline of a scenario against both baselines: a line per side, then the two ratios. Statements per request
  * are those of the verified request (the steady state: runs end with requests in flight). */
