@@ -18,11 +18,11 @@ export function whereEqual(q: Knex.QueryBuilder, input: Record<string, unknown>,
  * walk for paginate; undefined when none is given. A value is a list of one, an empty list allows nothing.
  */
 export function walkOf(input: Record<string, unknown>, column: string, names: readonly string[]): Walk | undefined {
-  let values: (string | number)[] | undefined;
+  let values: string[] | undefined;
   for (const name of names) {
     const value = input[name];
     if (value === undefined || value === null) continue;
-    const given = [value].flat() as (string | number)[];
+    const given = [value].flat().map(String);
     values = values === undefined ? given : values.filter((v) => given.includes(v));
   }
   return values === undefined ? undefined : { column, values };
