@@ -225,7 +225,10 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
     for (const name of names as string[]) {
       const target = targetOf(resource, name);
       if (typeof target === 'string') problem([...path, test as string], `names ${name}: ${target}`);
-      else if (test === 'keyed' && !target.column) problem([...path, test], `names ${name}, which is not a column of ${T}: only a column can be walked through an index`);
+      // a column, as the index holds it; text, as the walk passes its values (runtime/pagination.ts, Walk)
+      else if (test === 'keyed' && (!target.column || SORT_KIND[resource.resource.fields[name]?.type] !== 'text')) {
+        problem([...path, test], `names ${name}, which is not a text column field of ${resource.name}: only one can be walked through an index`);
+      }
       else sql.push(target.sql);
     }
     if (test === 'keyed' && compiled.some((f) => f.test === 'keyed')) problem([...path, test], 'is a second keyed filter: a page walks one index, so one filter of a list is keyed');

@@ -229,6 +229,8 @@ const problemCases: [string, string, string, ...string[]][] = [
     replaceOnce(PLAIN, 'plain: { kind: retrieve, fill: *fill }', 'plain: { kind: retrieve }'), '    query: { since: timestamp }', 'query.since', 'only a fill takes query parameters'],
   ['a keyed filter on a field not read from a column',
     replaceOnce(PLAIN, '        colour: keyed\n', '        colour: { keyed: secret }\n'), 'colour: { keyed: secret }', 'filters.colour.keyed', 'TestWidget.secret is not read from a column'],
+  ['a keyed filter on a field that is not text',
+    replaceOnce(PLAIN, '        colour: keyed\n', '        colour: { keyed: size }\n'), 'colour: { keyed: size }', 'filters.colour.keyed', 'not a text column field of TestWidget'],
   ['a second keyed filter',
     replaceOnce(PLAIN, '        colours: { equal: colour }', '        colours: { keyed: colour }'), 'colours: { keyed: colour }', 'filters.colours.keyed', 'one filter of a list is keyed'],
   ['an event of another resource',
