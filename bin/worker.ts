@@ -10,6 +10,7 @@ import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { taskList, schedule } from '../handlers/tasks.js';
 import { publishedUrl } from './local-database.js';
 import { DRAIN_LIMIT_MS } from './process-settings.js';
+import { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from '../handlers/webhooks/destination-policy.js';
 
 /** What a parent that forked this process (the multi-process tests) hears once the worker runs. */
 export type WorkerProcessMessage = { type: 'worker-ready'; workerId: string };
@@ -22,9 +23,13 @@ function fail(message: string): never {
 
 const url = process.env.DATABASE_URL || await publishedUrl();
 if (!url) fail('No database: set DATABASE_URL, or start `npm start` first (its embedded database is shared through .data/pg.url).');
+// A worker listens nowhere, so HOST's default (loopback) says nothing of where it runs: unless HOST or the setting
+// is given, it delivers webhooks to public addresses only (README: Settings).
+if (!process.env.HOST && !process.env[PRIVATE_DESTINATIONS_SETTING]) process.env[PRIVATE_DESTINATIONS_SETTING] = 'false';
 let liveness;
 try {
   liveness = livenessFromEnv();
+  webhookDestinationPolicy();
 } catch (e) {
   fail((e as Error).message);
 }

@@ -943,5 +943,5 @@ export const updateWebhook = plainUpdate<'updateWebhook'>(resources.Webhook, {
 /** DELETE /webhooks/{id}: Delete a webhook subscription */
 export const deleteWebhook = plainDelete<'deleteWebhook'>(resources.Webhook, {
   scopes: ['webhook:manage'],
-  statement: 'delete from "webhooks" where "id" = $1',
+  statement: 'update "webhooks" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
 });

@@ -12,7 +12,7 @@ import { imageOf } from '../handlers/experiences/experience-fields.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
-import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
+import { amountAfterFees, nextAction, usdTotal } from '../handlers/payments/payment-fields.js';
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
 import { attachmentsOf } from '../handlers/reviews/review-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
@@ -1033,7 +1033,7 @@ export const resources = {
       settlement_time_at: row.settlement_time_at,
       payment_instrument: row.payment_instrument,
       payment_method_type: row.payment_method_type,
-      next_action: row.next_action,
+      next_action: nextAction(row),
       failure_code: row.failure_code,
       failure_message: row.failure_message,
       created_at: row.created_at,
@@ -1366,9 +1366,9 @@ export const resources = {
     table: 'webhooks',
     columns: '"webhooks".*',
     from: '"webhooks"',
-    live: null,
-    byId: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1',
-    byIdForUpdate: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1 for update of "webhooks"',
+    live: '"webhooks"."deleted_at" is null',
+    byId: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1 and "webhooks"."deleted_at" is null',
+    byIdForUpdate: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1 and "webhooks"."deleted_at" is null for update of "webhooks"',
     bareRows: true,
     view: (row: Row): T.Webhook => ({
       id: row.id,

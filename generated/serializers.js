@@ -162,7 +162,7 @@ function c_ApiKey_2fecc8e68dfa(v) {
   return o_a6aa612b10b6(v);
 }
 
-function c_ApiLog_1e39c1b35ce7(v) {
+function c_ApiLog_792e30688701(v) {
   return o_7e609cc6d00d(v);
 }
 
@@ -602,16 +602,16 @@ function c_PaymentStatus_f008025fbaf7(v) {
   return o_bec032b1acae(v);
 }
 
-function c_Payment_7dd6e84670dd(v) {
-  return o_d09360dd1637(v);
+function c_Payment_1efddbea3a35(v) {
+  return o_7f537c130b28(v);
 }
 
-function c_Payment_96239143eec7(v) {
+function c_Payment_36c199a11670(v) {
   return o_9fef92deb714(v);
 }
 
-function c_Payment_dbe93dd1f68a(v) {
-  return o_7f537c130b28(v);
+function c_Payment_c5c4c9803c69(v) {
+  return o_d09360dd1637(v);
 }
 
 function c_PayoutFailure_636a7d6c2eb8(v) {
@@ -918,24 +918,24 @@ function c_Verification_89d384d95a02(v) {
   return o_f57075889ea0(v);
 }
 
-function c_WebhookDeliveryAttempt_fe92295e0f32(v) {
+function c_WebhookDeliveryAttempt_ff33152ca715(v) {
   return o_fd5af6651083(v);
 }
 
-function c_WebhookDelivery_24c1151a4069(v) {
-  return o_3e9593040b8f(v);
+function c_WebhookDelivery_4ebb6b8b9bfd(v) {
+  return o_6388f0cf9a1f(v);
 }
 
-function c_Webhook_4d36bd6b1d7d(v) {
+function c_Webhook_990d1cc7d105(v) {
   return o_6f0c0f17092b(v);
 }
 
-function c_Webhook_d5f032dc8c45(v) {
-  return o_a0cfe159a4ec(v);
+function c_Webhook_bdb7af2670ca(v) {
+  return o_4f85f89a21ac(v);
 }
 
-function c_Webhook_f1dd68624de5(v) {
-  return o_4f85f89a21ac(v);
+function c_Webhook_c76c629c0154(v) {
+  return o_a0cfe159a4ec(v);
 }
 
 function c_Withdrawal_3b6db95f9d17(v) {
@@ -1386,11 +1386,11 @@ function o_131b950fd509(v) {
   return out + '}';
 }
 
-function o_13360620015d(v) {
+function o_13814dc57435(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_dbe93dd1f68a(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_36c199a11670(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -1962,16 +1962,6 @@ function o_3009d6540607(v) {
   return out + '}';
 }
 
-function o_3032b2d8b1a5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiLog_1e39c1b35ce7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_3089f094ad4f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2332,32 +2322,6 @@ function o_3d709a189093(v) {
   return out + '}';
 }
 
-function o_3e9593040b8f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["webhook_id"];
-  if (x !== undefined) { out += sep + "\"webhook_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["event_id"];
-  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["event_type"];
-  if (x !== undefined) { out += sep + "\"event_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["attempt_count"];
-  if (x !== undefined) { out += sep + "\"attempt_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["next_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["delivered_at"];
-  if (x !== undefined) { out += sep + "\"delivered_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["attempts"];
-  if (x !== undefined) { out += sep + "\"attempts\":" + array(x, (x) => c_WebhookDeliveryAttempt_fe92295e0f32(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_3f2c57bb86d9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2491,6 +2455,16 @@ function o_3fdd051a0d7a(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiKey_2fecc8e68dfa(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3fe3c33324c9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_990d1cc7d105(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2663,16 +2637,6 @@ function o_44f78b6b4e36(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_45340cf56a89(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_4d36bd6b1d7d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3058,16 +3022,6 @@ function o_504ee9904116(v) {
   return out + '}';
 }
 
-function o_508bef152bfb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_f1dd68624de5(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_50fb14fe711b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3263,16 +3217,6 @@ function o_5916bd9bca39(v) {
   if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_59e3219efeca(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_96239143eec7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3490,6 +3434,32 @@ function o_63861a510328(v) {
   return out + '}';
 }
 
+function o_6388f0cf9a1f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["webhook_id"];
+  if (x !== undefined) { out += sep + "\"webhook_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["event_type"];
+  if (x !== undefined) { out += sep + "\"event_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["attempt_count"];
+  if (x !== undefined) { out += sep + "\"attempt_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["next_attempt_at"];
+  if (x !== undefined) { out += sep + "\"next_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["delivered_at"];
+  if (x !== undefined) { out += sep + "\"delivered_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["attempts"];
+  if (x !== undefined) { out += sep + "\"attempts\":" + array(x, (x) => c_WebhookDeliveryAttempt_ff33152ca715(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_63e4606e2340(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3595,6 +3565,16 @@ function o_6af79fd46404(v) {
   if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_6c720c710d28(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_c76c629c0154(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4086,6 +4066,16 @@ function o_7992f0fdcc1c(v) {
   return out + '}';
 }
 
+function o_79e12e888411(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_bdb7af2670ca(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_7a3b6ed055ac(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4507,16 +4497,6 @@ function o_7f7d6832bc7e(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_807d0eeb7222(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7dd6e84670dd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5788,16 +5768,6 @@ function o_ade97cb61ecc(v) {
   return out + '}';
 }
 
-function o_ae6d04e611b9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_d5f032dc8c45(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_aef5e03489f6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5871,6 +5841,16 @@ function o_b154b2be9132(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_1cf1fab4558a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_b199b4312bbd(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_c5c4c9803c69(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6409,6 +6389,16 @@ function o_c1302383c85a(v) {
   if (x !== undefined) { out += sep + "\"wall_time_ms\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c32c0c0349b5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_WebhookDelivery_4ebb6b8b9bfd(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -7862,6 +7852,16 @@ function o_eeead0cc2589(v) {
   return out + '}';
 }
 
+function o_efad0c8469b9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_1efddbea3a35(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_eff0092ad3a4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7897,16 +7897,6 @@ function o_eff0092ad3a4(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_f063b887dcf7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_WebhookDelivery_24c1151a4069(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -7997,6 +7987,16 @@ function o_f57075889ea0(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f597bd1955c8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiLog_792e30688701(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -8374,6 +8374,10 @@ function r_051c513acdac(v) {
   return o_9a81f90cbbe4(v);
 }
 
+function r_05bdd1c318d3(v) {
+  return o_c32c0c0349b5(v);
+}
+
 function r_062a75d41d1c(v) {
   return c_Dispute_50b7ecbdb059(v);
 }
@@ -8462,10 +8466,6 @@ function r_1abee11a41c3(v) {
   return o_1c2051a125ad(v);
 }
 
-function r_1c1947d12c03(v) {
-  return o_3032b2d8b1a5(v);
-}
-
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
 }
@@ -8536,6 +8536,10 @@ function r_30d752add791(v) {
 
 function r_321d9343827b(v) {
   return c_AccountPreferences_a782df57494d(v);
+}
+
+function r_34016e1340c0(v) {
+  return o_f597bd1955c8(v);
 }
 
 function r_344033262be9(v) {
@@ -8618,6 +8622,10 @@ function r_46bef177a225(v) {
   return c_RecommendedActionChainExecution_5eeaae2b2d64(v);
 }
 
+function r_477d95fd046b(v) {
+  return o_6c720c710d28(v);
+}
+
 function r_48175f0f98de(v) {
   return o_57531c17b4f5(v);
 }
@@ -8648,6 +8656,10 @@ function r_4b77f7c4bf2c(v) {
 
 function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
+}
+
+function r_4f81f870ab7f(v) {
+  return c_Payment_1efddbea3a35(v);
 }
 
 function r_4fdec62d3cc5(v) {
@@ -8694,10 +8706,6 @@ function r_598035228c5f(v) {
   return o_2e65c2b61ba5(v);
 }
 
-function r_5a241cbdc027(v) {
-  return c_Payment_7dd6e84670dd(v);
-}
-
 function r_5bb6dfb35c50(v) {
   return c_CheckoutConfiguration_dc1564265282(v);
 }
@@ -8720,6 +8728,10 @@ function r_5d6754090947(v) {
 
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
+}
+
+function r_6087f59e8a21(v) {
+  return o_13814dc57435(v);
 }
 
 function r_6116ddd7721d(v) {
@@ -8762,6 +8774,10 @@ function r_6791086daee3(v) {
   return c_Payout_39bca3629e3a(v);
 }
 
+function r_6ad48a92bf4f(v) {
+  return c_Webhook_c76c629c0154(v);
+}
+
 function r_6aef256aaf02(v) {
   return o_a4b0b24e1152(v);
 }
@@ -8776,10 +8792,6 @@ function r_6c0664a24f58(v) {
 
 function r_6ce008ded526(v) {
   return o_7dde4d0fa738(v);
-}
-
-function r_6dd4d03563f8(v) {
-  return c_Webhook_d5f032dc8c45(v);
 }
 
 function r_6ee67b7b3241(v) {
@@ -8802,20 +8814,12 @@ function r_6f5f53d2468c(v) {
   return c_Notification_7d8b481d1b37(v);
 }
 
-function r_71b034d53cc0(v) {
-  return o_13360620015d(v);
-}
-
 function r_737160b51e39(v) {
   return c_SetupIntentStatus_84efa5c4a89d(v);
 }
 
 function r_756d885048db(v) {
   return c_Audience_e3f67e17be2b(v);
-}
-
-function r_75d0d6d7508a(v) {
-  return c_Webhook_4d36bd6b1d7d(v);
 }
 
 function r_7738285448d5(v) {
@@ -8890,8 +8894,8 @@ function r_873c32af138f(v) {
   return o_65c35c5d22df(v);
 }
 
-function r_88698acd00d2(v) {
-  return c_Webhook_f1dd68624de5(v);
+function r_88129821e16b(v) {
+  return c_Payment_c5c4c9803c69(v);
 }
 
 function r_8a7295d9b93e(v) {
@@ -8902,24 +8906,12 @@ function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
 }
 
-function r_8b5bdcfc3472(v) {
-  return o_807d0eeb7222(v);
-}
-
 function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
 }
 
 function r_8c760bd3d1c3(v) {
   return o_23c31e023cee(v);
-}
-
-function r_8cdf9f930b92(v) {
-  return o_ae6d04e611b9(v);
-}
-
-function r_8e080704dbd6(v) {
-  return o_f063b887dcf7(v);
 }
 
 function r_8ee7eb35ac6c(v) {
@@ -8942,12 +8934,12 @@ function r_928caba67ace(v) {
   return o_fa6eafdc1ee9(v);
 }
 
-function r_951239e522a8(v) {
-  return c_Payment_96239143eec7(v);
-}
-
 function r_965b67a1819a(v) {
   return o_fbf0039c4781(v);
+}
+
+function r_970e7db3d784(v) {
+  return c_Payment_36c199a11670(v);
 }
 
 function r_9810940bc8ba(v) {
@@ -9062,6 +9054,10 @@ function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
 }
 
+function r_b6e933629fd9(v) {
+  return c_Webhook_bdb7af2670ca(v);
+}
+
 function r_b7ac7377816f(v) {
   return c_CheckoutPaymentMethods_5fabced0045e(v);
 }
@@ -9076,10 +9072,6 @@ function r_b935ba6adef5(v) {
 
 function r_bafbdf138975(v) {
   return c_Payout_6a8eb73d8673(v);
-}
-
-function r_bc1ce7c718da(v) {
-  return o_59e3219efeca(v);
 }
 
 function r_bf208dd6e948(v) {
@@ -9142,12 +9134,12 @@ function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
 }
 
-function r_ccdf240c8fa6(v) {
-  return c_AdsPaymentRetry_a92c2e5e48ea(v);
+function r_cbc7204c6f0b(v) {
+  return o_3fe3c33324c9(v);
 }
 
-function r_cceff4e83de9(v) {
-  return c_Payment_dbe93dd1f68a(v);
+function r_ccdf240c8fa6(v) {
+  return c_AdsPaymentRetry_a92c2e5e48ea(v);
 }
 
 function r_cfdf89f21e43(v) {
@@ -9242,6 +9234,10 @@ function r_e12d3ef7bfcd(v) {
   return o_7b99aee32451(v);
 }
 
+function r_e131e0fed6bf(v) {
+  return o_79e12e888411(v);
+}
+
 function r_e1a0fdcc5bb5(v) {
   return c_ExternalAccountConnectLink_13c014306cbc(v);
 }
@@ -9250,8 +9246,8 @@ function r_e2c5cc2c8e38(v) {
   return c_Deleted_d24ef5be4d13(v);
 }
 
-function r_e32089e3c27a(v) {
-  return o_45340cf56a89(v);
+function r_e4dc58948c4d(v) {
+  return c_Webhook_990d1cc7d105(v);
 }
 
 function r_e52bad058cba(v) {
@@ -9290,8 +9286,8 @@ function r_ee4a7aaa317a(v) {
   return c_Account_77a282ddee6d(v);
 }
 
-function r_ee8710d75ba0(v) {
-  return o_508bef152bfb(v);
+function r_ee5dc7e740a4(v) {
+  return o_efad0c8469b9(v);
 }
 
 function r_ef6345e78af7(v) {
@@ -9362,6 +9358,10 @@ function r_fce17e8105a3(v) {
   return o_6895fc2b077a(v);
 }
 
+function r_fdbb7d4db82b(v) {
+  return o_b199b4312bbd(v);
+}
+
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -9379,13 +9379,13 @@ export const serializers = {
   "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "capturePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
+  "capturePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f },
   "checkUserAccess": { "2026-09-06": r_6116ddd7721d, "2026-09-02": r_6116ddd7721d, "2026-08-28": r_6116ddd7721d, "2026-08-25": r_6116ddd7721d, "2026-08-21": r_6116ddd7721d, "2026-08-14": r_6116ddd7721d, "2026-08-07": r_6116ddd7721d, "2026-07-30": r_6116ddd7721d, "2026-07-23": r_6116ddd7721d, "2026-07-22": r_6116ddd7721d, "2026-07-20": r_6116ddd7721d, "2025-01-01": r_6116ddd7721d },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
-  "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
+  "confirmPaymentAction": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
   "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
@@ -9412,7 +9412,7 @@ export const serializers = {
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
-  "createPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "createPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9430,7 +9430,7 @@ export const serializers = {
   "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "createVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
+  "createWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "createWithdrawal": { "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -9465,7 +9465,7 @@ export const serializers = {
   "listAdReports": { "2026-08-14": r_0329432e4e25, "2026-08-07": r_0329432e4e25, "2026-07-30": r_0329432e4e25, "2026-07-23": r_0329432e4e25, "2026-07-22": r_0329432e4e25, "2026-07-20": r_0329432e4e25, "2025-01-01": r_0329432e4e25 },
   "listAds": { "2026-09-06": r_344033262be9, "2026-09-02": r_344033262be9, "2026-08-28": r_344033262be9, "2026-08-25": r_0d0776b00e94, "2026-08-21": r_0d0776b00e94, "2026-08-14": r_297a558e97dd, "2026-08-07": r_297a558e97dd, "2026-07-30": r_297a558e97dd, "2026-07-23": r_297a558e97dd, "2026-07-22": r_297a558e97dd, "2026-07-20": r_297a558e97dd, "2025-01-01": r_297a558e97dd },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
-  "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
+  "listApiLogs": { "2026-09-06": r_34016e1340c0, "2026-09-02": r_34016e1340c0, "2026-08-28": r_34016e1340c0, "2026-08-25": r_34016e1340c0, "2026-08-21": r_34016e1340c0, "2026-08-14": r_34016e1340c0, "2026-08-07": r_34016e1340c0, "2026-07-30": r_34016e1340c0, "2026-07-23": r_34016e1340c0, "2026-07-22": r_34016e1340c0, "2026-07-20": r_34016e1340c0, "2025-01-01": r_34016e1340c0 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
   "listAppLogs": { "2026-09-06": r_3b7091bd3a6f, "2026-09-02": r_3b7091bd3a6f, "2026-08-28": r_3b7091bd3a6f, "2026-08-25": r_3b7091bd3a6f, "2026-08-21": r_3b7091bd3a6f, "2026-08-14": r_3b7091bd3a6f, "2026-08-07": r_3b7091bd3a6f, "2026-07-30": r_3b7091bd3a6f, "2026-07-23": r_3b7091bd3a6f, "2026-07-22": r_3b7091bd3a6f, "2026-07-20": r_3b7091bd3a6f, "2025-01-01": r_3b7091bd3a6f },
   "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
@@ -9501,7 +9501,7 @@ export const serializers = {
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
-  "listPayments": { "2026-09-06": r_8b5bdcfc3472, "2026-09-02": r_71b034d53cc0, "2026-08-28": r_71b034d53cc0, "2026-08-25": r_71b034d53cc0, "2026-08-21": r_71b034d53cc0, "2026-08-14": r_bc1ce7c718da, "2026-08-07": r_bc1ce7c718da, "2026-07-30": r_bc1ce7c718da, "2026-07-23": r_bc1ce7c718da, "2026-07-22": r_bc1ce7c718da, "2026-07-20": r_bc1ce7c718da, "2025-01-01": r_bc1ce7c718da },
+  "listPayments": { "2026-09-06": r_fdbb7d4db82b, "2026-09-02": r_ee5dc7e740a4, "2026-08-28": r_ee5dc7e740a4, "2026-08-25": r_ee5dc7e740a4, "2026-08-21": r_ee5dc7e740a4, "2026-08-14": r_6087f59e8a21, "2026-08-07": r_6087f59e8a21, "2026-07-30": r_6087f59e8a21, "2026-07-23": r_6087f59e8a21, "2026-07-22": r_6087f59e8a21, "2026-07-20": r_6087f59e8a21, "2025-01-01": r_6087f59e8a21 },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_8f57fb1c508c, "2026-07-22": r_8f57fb1c508c, "2026-07-20": r_8f57fb1c508c, "2025-01-01": r_8f57fb1c508c },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
@@ -9526,8 +9526,8 @@ export const serializers = {
   "listUserRecommendedActions": { "2026-09-06": r_0315c9b2dae2, "2026-09-02": r_0315c9b2dae2, "2026-08-28": r_0315c9b2dae2, "2026-08-25": r_0315c9b2dae2, "2026-08-21": r_0315c9b2dae2, "2026-08-14": r_0315c9b2dae2, "2026-08-07": r_0315c9b2dae2, "2026-07-30": r_0315c9b2dae2, "2026-07-23": r_0315c9b2dae2, "2026-07-22": r_0315c9b2dae2, "2026-07-20": r_0315c9b2dae2, "2025-01-01": r_0315c9b2dae2 },
   "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
-  "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
-  "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
+  "listWebhookDeliveries": { "2026-09-06": r_05bdd1c318d3, "2026-09-02": r_05bdd1c318d3, "2026-08-28": r_05bdd1c318d3, "2026-08-25": r_05bdd1c318d3, "2026-08-21": r_05bdd1c318d3, "2026-08-14": r_05bdd1c318d3, "2026-08-07": r_05bdd1c318d3, "2026-07-30": r_05bdd1c318d3, "2026-07-23": r_05bdd1c318d3, "2026-07-22": r_05bdd1c318d3, "2026-07-20": r_05bdd1c318d3, "2025-01-01": r_05bdd1c318d3 },
+  "listWebhooks": { "2026-09-06": r_cbc7204c6f0b, "2026-09-02": r_cbc7204c6f0b, "2026-08-28": r_cbc7204c6f0b, "2026-08-25": r_cbc7204c6f0b, "2026-08-21": r_cbc7204c6f0b, "2026-08-14": r_cbc7204c6f0b, "2026-08-07": r_e131e0fed6bf, "2026-07-30": r_477d95fd046b, "2026-07-23": r_477d95fd046b, "2026-07-22": r_477d95fd046b, "2026-07-20": r_477d95fd046b, "2025-01-01": r_477d95fd046b },
   "listWithdrawals": { "2026-08-14": r_487f01cc4a0e, "2026-08-07": r_487f01cc4a0e, "2026-07-30": r_487f01cc4a0e, "2026-07-23": r_487f01cc4a0e, "2026-07-22": r_487f01cc4a0e, "2026-07-20": r_487f01cc4a0e, "2025-01-01": r_487f01cc4a0e },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
@@ -9539,7 +9539,7 @@ export const serializers = {
   "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
-  "refundPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "refundPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
@@ -9580,7 +9580,7 @@ export const serializers = {
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
   "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
-  "retrievePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "retrievePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9604,11 +9604,11 @@ export const serializers = {
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
+  "retrieveWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
-  "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "retryPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "rotateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
@@ -9636,7 +9636,7 @@ export const serializers = {
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
-  "updatePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "updatePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
@@ -9645,7 +9645,7 @@ export const serializers = {
   "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "updateWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
-  "voidPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "updateWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
+  "voidPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
   "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
 };

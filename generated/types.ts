@@ -499,7 +499,7 @@ export interface ApiLog {
     operation: string;
     /** The HTTP method. */
     method: string;
-    /** The operation's path template, such as /payments/{id}; never the requested path. */
+    /** The path template the caller used, such as /payments/{id} (an operation that moved or has a deprecated alias: the one requested); never the requested path. */
     path: string;
     /** The HTTP status answered. */
     status: number;
@@ -1541,7 +1541,7 @@ export interface Payment {
     tax_refunded_amount: Money;
     /** total minus the fees collected; zero until collected. */
     amount_after_fees: Money;
-    /** total in USD at the sandbox's fixed rates. */
+    /** total in USD at the sandbox's rate table (the one swaps use), rounded half up to the cent. */
     usd_total: Money;
     billing_reason: "one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual";
     currency: string;
@@ -2471,7 +2471,7 @@ export interface WebhookDelivery {
 export interface WebhookDeliveryAttempt {
     attempt: number;
     response_status: number | null;
-    /** Why the attempt failed: an HTTP status, a timeout or a connection error. */
+    /** Why the attempt failed: an HTTP status, a timeout, a connection error, or a destination refused before connecting ("refused: ...", see Webhook url). */
     error: string | null;
     duration_ms: number;
     created_at: string;
@@ -2481,7 +2481,7 @@ export interface Webhook {
     id: string;
     /** Named resource_id before 2026-08-14 (changelog entry 41), as the official client names it. */
     account_id: string;
-    /** https, or http to localhost / 127.0.0.1 / [::1] for local testing. */
+    /** https, or http to localhost / 127.0.0.1 / [::1] for local testing. It must lead to a public address: loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), carrier-grade NAT (100.64/10), link-local (169.254/16, fe80::/10), multicast, unspecified and reserved addresses, also written as IPv4-mapped, NAT64 or 6to4 IPv6, are refused when the subscription is saved (400 naming url and why) unless the server allows private destinations (its WEBHOOK_ALLOW_PRIVATE_DESTINATIONS setting; by default allowed exactly when the server listens on loopback only, as `npm start` does); cloud metadata addresses and names (169.254.169.254, fd00:ec2::254, metadata.google.internal, ...) are always refused. A name is resolved when saved and again before every delivery, and the connection goes to the addresses just checked, so a name that later resolves inside is refused then: the attempt's error says "refused: ..." and it is retried like any failure. */
     url: string;
     /** Event names delivered to this subscription. */
     events: string[];

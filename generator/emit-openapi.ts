@@ -1,5 +1,6 @@
 // One OpenAPI 3.1 document per version.
 import { fieldSchema, objectSchema, type JsonSchema } from './json-schema.js';
+import { reachableComponents } from './openapi-reachable.js';
 import type { ApiSpec, OperationSpec } from './spec-types.js';
 import type { VersionView } from './versions.js';
 
@@ -43,15 +44,20 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
     });
   }
   parameters.push({ name: 'Api-Version-Date', in: 'header', required: false, schema: { type: 'string', default: date } });
-  if (op.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+  // Credentials are checked before the version is known (a key's pin decides it), so a retired operation still asks
+  // for them: it keeps its path and its security, and answers 410 only once the caller is authenticated.
+  const security = op.auth.map((a) => ({ [a]: [] }));
 
   if (op.gone) {
     return {
       operationId: op.id, summary: op.summary, tags: [op.area], deprecated: true,
       description: `Gone as of ${op.gone.since}${op.gone.successor ? `; use ${op.gone.successor}` : ''}.`,
-      responses: { '410': { $ref: '#/components/responses/E410' } },
+      parameters,
+      responses: Object.fromEntries([400, 401, 410, 429].map((status) => [String(status), { $ref: `#/components/responses/E${status}` }])),
+      security,
     };
   }
+  if (op.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
   const responses: Record<string, unknown> = {
     [String(op.response.status)]: {
       description: op.summary,
@@ -70,7 +76,7 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
     ...(op.deprecated ? { deprecated: true } : {}),
     parameters,
     responses,
-    security: op.auth.map((a) => ({ [a]: [] })),
+    security,
     'x-scopes': op.scopes,
   };
   if (op.body) {
@@ -92,20 +98,18 @@ export function emitOpenApi(spec: ApiSpec, view: VersionView): string {
   for (const status of [400, 401, 403, 404, 409, 410, 422, 429]) {
     responses[`E${status}`] = { description: STATUS_TEXT[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
+  const sortedPaths = Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]]));
+  const securitySchemes = {
+    api_key: { type: 'http', scheme: 'bearer', description: 'An account API key' },
+    user_token: { type: 'http', scheme: 'bearer', description: 'A user token' },
+    client: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A client id alone, for frontend calls' },
+  };
   const doc = {
     openapi: '3.1.0',
     info: { title: spec.info.title, version: spec.info.version, 'x-api-version-date': view.date, description: view.description },
     servers: [{ url: spec.info.base_path }],
-    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]])),
-    components: {
-      schemas,
-      responses,
-      securitySchemes: {
-        api_key: { type: 'http', scheme: 'bearer', description: 'An account API key' },
-        user_token: { type: 'http', scheme: 'bearer', description: 'A user token' },
-        client: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A client id alone, for frontend calls' },
-      },
-    },
+    paths: sortedPaths,
+    components: reachableComponents(sortedPaths, { schemas, responses, securitySchemes }, ['securitySchemes']),
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }

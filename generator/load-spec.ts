@@ -136,6 +136,9 @@ export function loadSpec(root: string): LoadedSpec {
         continue;
       }
       spec.resources[name] = { ...normaliseResource(resource), area };
+      for (const [field, f] of Object.entries(spec.resources[name].fields ?? {})) {
+        if (f.secret) problems.push(`${locate(source!, ['resources', name, 'fields', field], true)}: secret marks path parameters only (request logs never record queries or bodies)`);
+      }
     }
     for (const [id, op] of Object.entries(data.operations ?? {})) {
       const declared = normaliseFields(op.path_params);
@@ -172,6 +175,26 @@ export function loadSpec(root: string): LoadedSpec {
         deprecated: op.deprecated,
         where: locate(source!, ['operations', id], true),
       };
+      for (const part of ['query', 'body'] as const) {
+        for (const [name, f] of Object.entries(operation[part] ?? {})) {
+          if (f.secret) problems.push(`${locate(source!, ['operations', id, part, name], true)}: secret marks path parameters only (request logs never record queries or bodies)`);
+        }
+      }
+      for (const part of ['query', 'body'] as const) {
+        for (const [name, f] of Object.entries(operation[part] ?? {})) {
+          if (f.aliases) problems.push(`${locate(source!, ['operations', id, part, name], true)}: aliases name path parameters only`);
+        }
+      }
+      // The runtime fills a successor's placeholders from the request's path parameters (runtime/successor-link.ts).
+      for (const name of pathParamNames(op.deprecated?.successor ?? '')) {
+        if (!(name in path_params)) problems.push(`${locate(source!, ['operations', id, 'deprecated', 'successor'], true)}: the successor ${op.deprecated!.successor} names {${name}}, which is not a parameter of ${op.path}`);
+      }
+      for (const [name, f] of Object.entries(declared)) {
+        // A lookup skips values that carry the id's prefix (they are ids): it needs to know the prefix.
+        if (f.aliases?.lookup && (f.type !== 'id' || !f.resource)) {
+          problems.push(`${locate(source!, ['operations', id, 'path_params', name], true)}: aliases.lookup needs type id with a resource (whose prefix marks an id)`);
+        }
+      }
       for (const name of Object.keys(declared)) {
         if (!(name in path_params)) {
           problems.push(`${locate(source!, ['operations', id, 'path_params', name], true)}: operations.${id}.path_params names "${name}", which is not in the path ${op.path}`);

@@ -43,6 +43,21 @@ const defs = {
           max_items: { type: 'integer', minimum: 0 },
           pattern: { type: 'string' },
           internal: { type: 'boolean' },
+          secret: { type: 'boolean', description: 'path parameters only: a bearer secret, written [redacted] in request logs' },
+          aliases: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'path parameters only: other names of the row (me: the user behind the credential; lookup: a unique column)',
+            properties: {
+              me: { type: 'boolean' },
+              lookup: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['table', 'column'],
+                properties: { table: identifier, column: identifier, ignore_case: { type: 'boolean' } },
+              },
+            },
+          },
         },
         allOf: [
           { if: { properties: { type: { const: 'enum' } }, not: { required: ['values_from'] } }, then: { required: ['values'] } },

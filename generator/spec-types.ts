@@ -43,6 +43,18 @@ export interface FieldSpec {
   pattern?: string;
   /** request inputs only: set by an older version's request upgrader for the handler, never accepted from a caller */
   internal?: boolean;
+  /** path parameters only: the segment is a bearer secret, which request logs write as [redacted] */
+  secret?: boolean;
+  /** path parameters only: other names a caller may give the row by; the runtime turns them into its id before the
+   * handler runs (runtime/path-aliases.ts) */
+  aliases?: PathAliases;
+}
+
+/** How a path parameter's other names resolve: `me` is the user behind the credential; a value without the id's
+ * prefix is looked up by a unique column of a table. */
+export interface PathAliases {
+  me?: boolean;
+  lookup?: { table: string; column: string; ignore_case?: boolean };
 }
 
 export type RawField = string | FieldSpec;

@@ -8,8 +8,22 @@ import { transferRoutes } from './transfers/transfer-pages.js';
 import { v2GuideRoutes } from './v2/migration-guide-route.js';
 import { v2Api } from '../runtime/v2/legacy-api.js';
 import { v2Routes, v2Settings } from '../generated/v2-routes.js';
+import { operations } from '../generated/routes.js';
+import type { SecretRoute } from '../runtime/secret-paths.js';
 
 export const extraRoutes: ExtraRoute[] = [...receiptRoutes, ...authenticationRoutes, ...oauthRoutes, ...transferRoutes, ...v2GuideRoutes, ...fileRoutes];
 
 /** The deprecated v2 API (spec/v2.yaml), served beside the Current API over the same operations. */
-export const mounts: Mount[] = [({ db, operations, rateLimits }) => v2Api({ db, operations, rateLimits, routes: v2Routes, settings: v2Settings })];
+export const mounts: Mount[] = [Object.assign(
+  ({ db, operations, rateLimits }: Parameters<Mount>[0]) => v2Api({ db, operations, rateLimits, routes: v2Routes, settings: v2Settings }),
+  { secretRoutes: v2SecretRoutes() },
+)];
+
+/** The v2 routes whose path carries what their Current operation declares secret (spec: `secret: true`). */
+function v2SecretRoutes(): SecretRoute[] {
+  return v2Routes.map((route) => {
+    const secret = operations.find((op) => op.id === route.current)?.secretParams ?? [];
+    const sources = secret.map((name) => route.pathFrom[name] ?? `path.${name}`);
+    return { path: `${v2Settings.basePath}${route.path}`, secretParams: sources.filter((s) => s.startsWith('path.')).map((s) => s.slice(5)) };
+  });
+}

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Context, Middleware } from 'koa';
 import { ApiError } from './errors.js';
+import { fromDatabaseError } from './database-errors.js';
 import { newRequestId } from './ids.js';
 import { authenticate } from './auth.js';
 import { withConnection } from './request-db.js';
@@ -22,16 +23,21 @@ import type { RateLimits } from './rate-limit.js';
 import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { specData } from '../generated/spec-data.js';
+import { secretPathRedactor, type SecretRoute } from './secret-paths.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
 export interface ExtraRoute {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
+  /** the path's parameters that are bearer secrets: request logs write them as [redacted] (runtime/secret-paths.ts) */
+  secretParams?: readonly string[];
   handle(ctx: Context, db: Knex): Promise<void>;
 }
 
-/** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations. */
-export type Mount = (served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware;
+/** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations; with the
+ * routes of its paths that carry a secret (runtime/secret-paths.ts). */
+export type Mount = ((served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware)
+  & { secretRoutes?: readonly SecretRoute[] };
 
 export interface AppOptions {
   db: Knex;
@@ -61,9 +67,13 @@ export function createApp(options: AppOptions): Koa {
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
   const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
-  // Api logs name the spec's path template (/payments/{id}), never the requested path.
-  const pathOf = new Map(operations.map((op) => [op.id, op.path.replace(/:(\w+)/g, '{$1}')]));
+  // Api logs name the path template the caller used (/payments/{id}), never the requested path: the route that
+  // answered (runtime/operation.ts sets it), else the one matched; an operation that moved or has an alias has several.
+  const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
   const apiLogs = options.apiLogs;
+  // Request logs write paths with their declared secrets redacted; never the query (runtime/secret-paths.ts).
+  const loggedPath = secretPathRedactor([...extraRoutes, ...mounts.flatMap((m) => m.secretRoutes ?? []),
+    ...operations.map((op) => ({ path: `${specData.basePath}${op.path}`, secretParams: op.secretParams }))]);
   const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
@@ -93,13 +103,13 @@ export function createApp(options: AppOptions): Koa {
       if (stopping()) ctx.set('Connection', 'close');
       finishCorsResponse(ctx);
       metrics.observe(ctx, (performance.now() - started) / 1000);
-      const path = apiLogs && ctx.state.principal ? pathOf.get(ctx.state.operationId) : undefined;
+      const path = apiLogs && ctx.state.principal && ctx.state.operationPath ? templateOf(ctx.state.operationPath) : undefined;
       if (path !== undefined) {
         apiLogs!.record({ principal: ctx.state.principal, operation: ctx.state.operationId, method: ctx.method, path,
           status: ctx.status, durationMs: performance.now() - started, version: ctx.state.version ?? null, requestId });
       }
       if (logger.isLevelEnabled('info')) {
-        logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
+        logger.info({ request_id: requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
       }
     }
@@ -149,6 +159,7 @@ export function createApp(options: AppOptions): Koa {
     }
     // Labelled before credentials are checked, so that refusals count under the operation asked for.
     ctx.state.operationId = routes.routeNameAt(matched, ctx.method);
+    ctx.state.operationPath = routes.routePathAt(matched, ctx.method);
     const origin = ctx.get('Origin');
     if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);
@@ -186,6 +197,12 @@ function toApiError(e: unknown, logger: Logger, requestId: string): ApiError {
   const err = e as { status?: number; expose?: boolean; message?: string };
   if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
     return new ApiError(400, 'invalid_request', err.expose && err.message ? err.message : 'The request is malformed');
+  }
+  const refused = fromDatabaseError(e);
+  if (refused) {
+    // A client's answer, but a rule the code did not check first: logged so that it gets a check of its own.
+    logger.warn({ err: e, request_id: requestId }, 'database constraint answered as a client error');
+    return refused;
   }
   logger.error({ err: e, request_id: requestId }, 'unhandled error');
   return new ApiError(500, 'api_error', 'Something went wrong on our side; the request id identifies it for support');

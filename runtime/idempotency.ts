@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
 import { atCommit, rollbackToSavepoint } from './request-db.js';
 import { quoteLiteral } from './sql-literal.js';
+import { isSealed, seal, unseal } from './sealed-secrets.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -73,7 +74,27 @@ export function claim(opened: any[][], hash: string): StoredResponse | null {
     throw new ApiError(400, 'idempotency_error',
       'This Idempotency-Key was already used with a different request; use a new key for a new request', 'Idempotency-Key');
   }
-  return { status: row.status_code, body: row.response };
+  return { status: row.status_code, body: openedBody(row.response) };
+}
+
+// A stored response may show a secret once (a new API key's, a webhook's, a claim link's code): it is kept sealed
+// (runtime/sealed-secrets.ts), with the id of what the request made beside it for whoever reads the table.
+function sealedBody(body: unknown): { id?: unknown; sealed: string } {
+  const id = body && typeof body === 'object' && 'id' in body ? (body as { id: unknown }).id : undefined;
+  return { ...(id === undefined ? {} : { id }), sealed: seal(JSON.stringify(body)) };
+}
+
+function openedBody(stored: any): unknown {
+  // Records written before responses were sealed are replayed as they are.
+  if (!(stored && typeof stored.sealed === 'string' && isSealed(stored.sealed))) return stored;
+  try {
+    return JSON.parse(unseal(stored.sealed));
+  } catch {
+    // Sealed under another server secret (FILE_SIGNING_SECRET changed): the request ran, but its answer is lost.
+    throw new ApiError(409, 'idempotency_error',
+      'The response to this Idempotency-Key can no longer be read (the server\'s secret changed); read the object it made, or use a new key',
+      'Idempotency-Key');
+  }
 }
 
 /** Records the response in the request's transaction, replacing an expired record of the key; sent with the COMMIT
@@ -87,7 +108,7 @@ export async function complete(db: Knex, credentialId: string, key: string, oper
 export function recordStatement(credentialId: string, key: string, operationId: string, hash: string, response: StoredResponse): string {
   const values = [credentialId, key, operationId, hash].map(quoteLiteral).join(', ');
   return `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-    values (${values}, 'done', ${Number(response.status)}, ${quoteLiteral(JSON.stringify(response.body))}::jsonb,
+    values (${values}, 'done', ${Number(response.status)}, ${quoteLiteral(JSON.stringify(sealedBody(response.body)))}::jsonb,
       now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
     on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
       state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`;

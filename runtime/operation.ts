@@ -15,6 +15,8 @@ import type { HandlerContext } from './handler.js';
 import { specData } from '../generated/spec-data.js';
 import { serializers } from '../generated/serializers.js';
 import { fillHiddenAt } from './plain/hidden-fields.js';
+import { resolvePathAliases, type PathAlias } from './path-aliases.js';
+import { successorLink, type Successor } from './successor-link.js';
 
 export interface VersionedInput {
   path: CompiledValidator;
@@ -40,13 +42,17 @@ export interface OperationDefinition {
   id: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
+  /** path parameters declared `secret: true`: request logs write them as [redacted] (runtime/secret-paths.ts) */
+  secretParams?: readonly string[];
   auth: AuthKind[];
   scopes: string[];
   account: { from: 'path' | 'query' | 'body'; name: string } | null;
   idempotent: boolean;
   status: number;
   list: { defaultPageSize: number; maxPageSize: number } | null;
-  deprecated: { successor?: string; sunset?: string } | null;
+  deprecated: (Successor & { sunset?: string }) | null;
+  /** path parameters a caller may give by another name (`me`, a username): resolved to ids before the handler */
+  pathAliases?: Record<string, PathAlias>;
   /** retired operations answer 410 from `since` on */
   gone: { since: string; successor?: string } | null;
   /** the versions at which the operation exists, each with its input validators */
@@ -84,6 +90,8 @@ export function runOperation(op: OperationDefinition, pool: Knex, { serialize = 
     const version: string = ctx.state.version;
     // The metrics label (runtime/metrics.ts): bounded, unlike the path.
     ctx.state.operationId = op.id;
+    // The api log's path: this route's (an operation mounted at several paths serves each from its own route).
+    ctx.state.operationPath = op.path;
     if (op.gone && version >= op.gone.since) {
       const successor = op.gone.successor ? `; use ${specData.basePath}${op.gone.successor}` : '';
       throw new ApiError(410, 'gone', `${ctx.method} ${ctx.path} is gone as of API version ${op.gone.since}${successor}`);
@@ -98,12 +106,14 @@ export function runOperation(op: OperationDefinition, pool: Knex, { serialize = 
     if (!op.auth.includes(principal.kind)) throw forbidden(KIND_REFUSAL[principal.kind]);
     if (op.deprecated) {
       ctx.set('Deprecation', 'true');
-      if (op.deprecated.successor) ctx.set('Link', `<${specData.basePath}${op.deprecated.successor}>; rel="successor-version"`);
+      const link = successorLink(op.deprecated, version, ctx.params ?? {}, ctx.querystring);
+      if (link) ctx.set('Link', `<${link}>; rel="successor-version"`);
       if (op.deprecated.sunset) ctx.set('Sunset', new Date(`${op.deprecated.sunset}T00:00:00Z`).toUTCString());
     }
 
     const path = { ...ctx.params };
     validate('path', validators.path, path);
+    if (op.pathAliases) await resolvePathAliases(op.pathAliases, path, db, principal);
     const query = normaliseQuery(ctx.query);
     validate('query', validators.query, query);
     let body: unknown;

@@ -17,18 +17,31 @@ export type Budget = keyof typeof specData.rateLimits;
 export interface RateLimitOptions {
   /** a factor on every budget (RATE_LIMIT_MULTIPLIER; default 1): the test suite raises them, a test lowers them */
   multiplier?: number;
+  /**
+   * a whole factor on every window (RATE_LIMIT_WINDOW_MULTIPLIER; default 1): tests of a spent budget lengthen the
+   * spec's one-second windows so that a burst lands in one window however long a loaded machine takes to send it
+   */
+  windowMultiplier?: number;
   /** keep budgets in this Redis (REDIS_URL), shared by every process using it; null: in this process's memory */
   redisUrl?: string | null;
   /** what the budgets' keys in Redis start with */
   keyPrefix?: string;
 }
 
-/** RATE_LIMIT_MULTIPLIER, REDIS_URL and RATE_LIMIT_KEY_PREFIX (when several servers share a Redis but not budgets). */
+/**
+ * RATE_LIMIT_MULTIPLIER, RATE_LIMIT_WINDOW_MULTIPLIER, REDIS_URL and RATE_LIMIT_KEY_PREFIX (when several servers
+ * share a Redis but not budgets).
+ */
 export function rateLimitOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimitOptions {
   const raw = env.RATE_LIMIT_MULTIPLIER;
   const multiplier = raw === undefined || raw === '' ? 1 : Number(raw);
   if (!Number.isFinite(multiplier) || multiplier <= 0) throw new Error(`RATE_LIMIT_MULTIPLIER must be a positive number, not "${raw}"`);
-  return { multiplier, redisUrl: env.REDIS_URL || null, keyPrefix: env.RATE_LIMIT_KEY_PREFIX || undefined };
+  const rawWindow = env.RATE_LIMIT_WINDOW_MULTIPLIER;
+  const windowMultiplier = rawWindow === undefined || rawWindow === '' ? 1 : Number(rawWindow);
+  if (!Number.isInteger(windowMultiplier) || windowMultiplier < 1) {
+    throw new Error(`RATE_LIMIT_WINDOW_MULTIPLIER must be a whole number of at least 1, not "${rawWindow}"`);
+  }
+  return { multiplier, windowMultiplier, redisUrl: env.REDIS_URL || null, keyPrefix: env.RATE_LIMIT_KEY_PREFIX || undefined };
 }
 
 const budgetOf = (method: string): Budget => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
@@ -42,6 +55,7 @@ export interface RateLimits {
 
 export function rateLimits(options: RateLimitOptions, logger: Logger): RateLimits {
   const multiplier = options.multiplier ?? 1;
+  const windowMultiplier = options.windowMultiplier ?? 1;
   const keyPrefix = options.keyPrefix ?? 'ratelimit';
   const redis = options.redisUrl ? connect(options.redisUrl, logger) : null;
   // One limiter per budget and size: keys with their own multiplier get a limiter (and keys) of their own.
@@ -65,16 +79,17 @@ export function rateLimits(options: RateLimitOptions, logger: Logger): RateLimit
       const budget = budgetOf(ctx.method);
       const base = specData.rateLimits[budget];
       const points = Math.max(1, Math.round(base.requests * multiplier * (principal.rateLimitMultiplier ?? 1)));
-      const policy = `"${budget}";q=${points};w=${base.perSeconds}`;
+      const window = base.perSeconds * windowMultiplier;
+      const policy = `"${budget}";q=${points};w=${window}`;
       let res: RateLimiterRes;
       try {
-        res = await limiterFor(budget, points, base.perSeconds).consume(`${principal.kind}:${principal.credentialId}`);
+        res = await limiterFor(budget, points, window).consume(`${principal.kind}:${principal.credentialId}`);
       } catch (e) {
         if (!(e instanceof RateLimiterRes)) throw e;
         const retryAfter = seconds(e.msBeforeNext);
         ctx.state.rateLimitedBudget = budget;
         throw new ApiError(429, 'rate_limited',
-          `This credential has made its ${points} ${budget} requests per ${base.perSeconds} s; retry in ${retryAfter} s`, undefined, {
+          `This credential has made its ${points} ${budget} requests per ${window} s; retry in ${retryAfter} s`, undefined, {
             'Retry-After': String(retryAfter), 'RateLimit-Policy': policy, RateLimit: `"${budget}";r=0;t=${retryAfter}`,
           });
       }

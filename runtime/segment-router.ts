@@ -20,6 +20,7 @@ interface Route {
   methods: string[];
   handle: Middleware;
   name?: string;
+  path: string;
   paramNames: string[];
 }
 
@@ -48,6 +49,8 @@ export interface SegmentRouter {
   methodsAt(at: string | RouteMatch): string[];
   /** The name of the first route answering this method at this path, if any. */
   routeNameAt(at: string | RouteMatch, method: string): string | undefined;
+  /** The path pattern (as registered: /payments/:id) of the first named route answering this method at this path. */
+  routePathAt(at: string | RouteMatch, method: string): string | undefined;
 }
 
 const newNode = (): Node => ({ statics: new Map(), param: null, routes: [], methods: [] });
@@ -84,6 +87,7 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
       methods,
       handle: spec.handle,
       name: spec.name,
+      path: spec.path,
       paramNames,
     });
     node.methods = [...new Set([...node.methods, ...methods])].sort();
@@ -149,6 +153,9 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
     },
     routeNameAt(at, method) {
       return matched(at).find((f) => f.route.methods.includes(method) && f.route.name)?.route.name;
+    },
+    routePathAt(at, method) {
+      return matched(at).find((f) => f.route.methods.includes(method) && f.route.name)?.route.path;
     },
   };
 }

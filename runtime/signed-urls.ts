@@ -9,7 +9,8 @@ import { storageRoot } from './file-storage.js';
 
 const secrets = new Map<string, Buffer>();
 
-function signingSecret(): Buffer {
+/** The server's own secret: signs these links, and keys the secrets sealed at rest (runtime/sealed-secrets.ts). */
+export function signingSecret(): Buffer {
   if (process.env.FILE_SIGNING_SECRET) return Buffer.from(process.env.FILE_SIGNING_SECRET);
   const root = storageRoot();
   let secret = secrets.get(root);

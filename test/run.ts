@@ -1,5 +1,6 @@
 // `npm test`: one PostgreSQL (DATABASE_URL's server, or an embedded one), one migrated template database,
-// every test file cloning it; uvu runs the files and this prints the closing "N passed, N failed" line.
+// every test file cloning it; uvu runs the files and this prints the closing "N passed, N failed, N skipped" line
+// (a test that skipped itself at run time, test/helpers/skip.ts, is counted skipped, not passed).
 import { fork } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
 import type { FileRun } from './helpers/uvu-entry.js';
 import { knownCost } from './helpers/test-costs.js';
+import { closingLine } from './helpers/skip.js';
+import { fileCounts } from './helpers/uvu-counts.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -40,20 +43,20 @@ const env = {
   // Tests run requests as fast as they can on one credential: budgets a thousand times the spec's, so that only
   // the rate limit tests (which set their own) ever meet one.
   RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000',
+  // Tests deliver webhooks to listeners on loopback, as a developer does (the default on a loopback HOST, said
+  // outright here so that no test depends on HOST); test/webhooks/destinations.test.ts turns it off where it tests that.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: process.env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS ?? 'true',
   FILE_STORAGE_DIR: fileStore,
 };
 
 // Workers pull files from one queue, the slowest known first, so that the run ends when the last long file does.
 const workers = Math.max(1, Number(process.env.TEST_WORKERS ?? Math.min(2, availableParallelism())));
 const queue = [...files].sort((a, b) => knownCost(b) - knownCost(a));
-const totals = { total: 0, passed: 0, skipped: 0 };
+const totals = { total: 0, passed: 0, failed: 0, skipped: 0 };
 const durations: { file: string; ms: number }[] = [];
+const selfSkips: string[] = [];
 let crashed = 0;
 const started = performance.now();
-
-function count(output: string, label: string): number {
-  return Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
-}
 
 function runWorker(): Promise<void> {
   return new Promise((resolve) => {
@@ -67,9 +70,9 @@ function runWorker(): Promise<void> {
       if (message.output !== undefined) {
         // uvu's per-file summary is replaced by the run's own at the end.
         process.stdout.write(message.output.replace(/\n\s*Total:[\s\S]*$/, '\n\n'));
-        totals.total += count(message.output, 'Total');
-        totals.passed += count(message.output, 'Passed');
-        totals.skipped += count(message.output, 'Skipped');
+        const counts = fileCounts(message.output, message.skips!);
+        for (const key of ['total', 'passed', 'failed', 'skipped'] as const) totals[key] += counts[key];
+        for (const reason of message.skips!) selfSkips.push(`${relative(projectRoot, message.file!)}: ${reason}`);
         durations.push({ file: relative(projectRoot, message.file!), ms: message.ms! });
       }
       next();
@@ -94,7 +97,8 @@ await server.stop();
 rmSync(fileStore, { recursive: true, force: true });
 
 const { total, passed, skipped } = totals;
-const failed = total - passed - skipped + crashed;
+const failed = totals.failed + crashed;
 console.log(`files: ${files.map((f) => relative(projectRoot, f)).length}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+for (const s of selfSkips) console.log(`skipped ${s}`);
+console.log(closingLine({ passed, failed, skipped }));
 process.exit(failed > 0 || total === 0 ? 1 : 0);

@@ -42,6 +42,13 @@ export async function loadPreferences(db: Knex, accountId: string): Promise<Stor
   return { ...defaultPreferences(), ...(row?.document ?? {}) };
 }
 
+/** The document to change and save in this transaction: the account row is locked first, as every writer of the
+ * document does, so two writers (a PATCH of preferences, the agreement's signature) never both change what they read. */
+export async function loadPreferencesForUpdate(db: Knex, accountId: string): Promise<StoredPreferences> {
+  await db('accounts').where({ id: accountId }).forUpdate().first('id');
+  return loadPreferences(db, accountId);
+}
+
 export async function savePreferences(db: Knex, accountId: string, document: StoredPreferences): Promise<void> {
   await db('account_preferences')
     .insert({ account_id: accountId, document: JSON.stringify(document) })

@@ -77,6 +77,7 @@ const per = (spend: number, count: number, scale = 1n): number | null =>
   (count === 0 ? null : Number((BigInt(spend) * scale) / BigInt(count)));
 
 export function reportSummary(t: Totals, currency: string): AdReportSummary {
+  // click_through_rate is a ratio of counts, not money, shown to four decimals: a float is fine for display.
   return {
     impressions: t.impressions, clicks: t.clicks, result_count: t.results, spend: t.spend, spend_currency: currency,
     click_through_rate: t.impressions === 0 ? 0 : Math.round((t.clicks * 10_000) / t.impressions) / 10_000,

@@ -1,6 +1,8 @@
 // The simulated ad network's delivery model: what one campaign delivers in one hour, from its budget, its objective
 // and its ad groups' audiences. Pure integer arithmetic on minor units, so a given campaign and hour always deliver
-// the same figures (README "Ads and the simulated ad network" states the same numbers).
+// the same figures (README "Ads and the simulated ad network" states the same numbers). Math.floor(a / b) here is
+// integer division, exact: a and b are safe integers far below 2^52, and a correctly rounded quotient of such
+// integers never rounds across an integer.
 export type Objective = 'awareness' | 'traffic' | 'engagement' | 'leads' | 'sales';
 
 /** Price of 1000 impressions, in minor units. */

@@ -80,7 +80,8 @@ export function totalsOf(r: Partial<Record<keyof Totals, string | number | null>
   };
 }
 
-/** Value over spend to two decimals, computed on integers (floor of hundredths). */
+/** Value over spend to two decimals, computed on integers (floor of hundredths). A ratio, not money: the final
+ * division by 100 only makes the JSON number (the double nearest those hundredths, whose text is them). */
 export function roas(t: Totals): number {
   if (t.spend === 0) return 0;
   return Number((BigInt(t.result_value) * 100n) / BigInt(t.spend)) / 100;

@@ -1,6 +1,7 @@
 // The expire_exports job (hourly): completed exports 30 days after completed_at become expired and their CSV is
-// deleted (the files row in the transaction, its bytes after it commits). `now` is a parameter so that tests move
-// the clock. Each export is locked and re-read, so a second run finds nothing to do.
+// deleted (the files row in the transaction, its bytes after it commits), unless the account used the file elsewhere.
+// `now` is a parameter so that tests move the clock. Each export is locked and re-read, so a second run finds nothing
+// to do.
 import type { Knex } from 'knex';
 import { transition } from '../../runtime/state-machine.js';
 import { fileStorage } from '../../runtime/file-storage.js';
@@ -20,12 +21,31 @@ export async function expireExports(db: Knex, now = new Date()): Promise<string[
       await trx('exports').where({ id }).update({
         status: transition('Export', row.status, 'expire'), file_id: null, expired_at: now.toISOString(), updated_at: now.toISOString(),
       });
-      const [file] = row.file_id ? await trx('files').where({ id: row.file_id }).delete().returning('storage_key') : [];
-      return file?.storage_key ?? null;
+      return row.file_id ? deleteUnlessUsed(trx, row.file_id) : null;
     });
     if (key === undefined) continue;
     if (key) await fileStorage().remove(key);
     expired.push(id);
   }
   return expired;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * Deletes the export's file, unless the account has since used it elsewhere (a CSV export is a customer list an
+ * audience may be built from, and any file may be an attachment): a file another row references is theirs now and
+ * stays. The database's foreign keys decide, at the moment of the delete, so a use committed at the same time counts.
+ * The storage key of the file deleted, or null when it stays.
+ */
+async function deleteUnlessUsed(trx: Knex.Transaction, fileId: string): Promise<string | null> {
+  try {
+    return await trx.transaction(async (savepoint) => {
+      const [file] = await savepoint('files').where({ id: fileId }).delete().returning('storage_key');
+      return (file?.storage_key as string | undefined) ?? null;
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null;
+    throw e;
+  }
 }

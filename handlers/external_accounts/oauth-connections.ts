@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
 import { effectsOn, type Effects } from '../../runtime/effects.js';
 import { newId, randomToken } from '../../runtime/ids.js';
+import { hashSecret } from '../../runtime/credentials.js';
 import { publicBaseUrl } from '../shared/public-url.js';
 import { nowMs } from '../shared/now.js';
 import { insertExternalAccount } from './insert-external-account.js';
@@ -21,7 +22,7 @@ export async function newConnection(db: Knex, r: ConnectRequest): Promise<{ auth
   const state = randomToken(40);
   const [row] = await db('external_account_connections').insert({
     id: newId('xconn_'), account_id: r.account_id, platform: r.platform, scopes: [...new Set(r.scopes)],
-    redirect_url: r.redirect_url, state, status: 'pending',
+    redirect_url: r.redirect_url, state: hashSecret(state), status: 'pending', // shown once, in authorize_url
     expires_at: db.raw(`date_trunc('milliseconds', now()) + make_interval(mins => ?)`, [CONNECT_LINK_MINUTES]),
   }).returning('expires_at');
   return { authorize_url: `${publicBaseUrl()}${AUTHORIZE_PATH}?state=${state}`, expires_at: new Date(row.expires_at).toISOString() };
@@ -30,7 +31,7 @@ export async function newConnection(db: Knex, r: ConnectRequest): Promise<{ auth
 /** The pending connection a state names (expired or not), or undefined. */
 export async function pendingConnection(db: Knex, state: string, forUpdate = false): Promise<Record<string, any> | undefined> {
   if (!STATE.test(state)) return undefined;
-  const q = db('external_account_connections').where({ state, status: 'pending' })
+  const q = db('external_account_connections').where({ state: hashSecret(state), status: 'pending' })
     .first('*', db.raw('expires_at <= now() as expired'));
   return forUpdate ? q.forUpdate() : q;
 }

@@ -2,8 +2,9 @@ import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { addJobExpression, jobParams } from '../../runtime/jobs.js';
-import { effectivePolicy, needsAuthentication, toUsd, type ThreeDSecurePolicy } from '../processor/processor.js';
-import { newAuthenticationLink } from '../sandbox/authentication-link.js';
+import { effectivePolicy, needsAuthentication, type ThreeDSecurePolicy } from '../processor/processor.js';
+import { usdMinorUnits } from '../shared/fx-rates.js';
+import { authenticationTokenHash } from '../sandbox/authentication-link.js';
 import { COLLECT_PAYMENT } from './collection.js';
 import { takeHolds } from './holds.js';
 import { resolveSource } from './payment-source.js';
@@ -44,17 +45,18 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
     body.promo_code !== undefined ? 'promo_code' : 'promo_code_id');
   const id = newId('pay_');
   // The buyer's 3-D Secure step happens on the sandbox's page, behind a single-use secret (handlers/sandbox).
-  const link = waitsOnBuyer ? newAuthenticationLink() : null;
+  // Its next_action is stored without the url, which views make again from the id.
+  const link = waitsOnBuyer ? authenticationTokenHash(id) : null;
   const [row] = await query<PaymentRow>(ctx.db, INSERT_PAYMENT, [
     id, body.account_id, price.planId, price.productId, source.memberId, source.buyerUserId, source.paymentMethodId,
     source.confirmationTokenId, waitsOnBuyer ? 'requires_action' : 'processing', price.billingReason, price.currency,
-    price.subtotal, price.tax, total, toUsd(total, price.currency), body.capture, body.off_session ?? !source.buyerPresent,
+    price.subtotal, price.tax, total, usdMinorUnits(total, price.currency, price.usdRateE8), body.capture, body.off_session ?? !source.buyerPresent,
     body.return_url ?? null, policy,
     // Without the buyer a required step cannot happen; the processor then refuses the charge.
     needsStep ? 'required' : 'not_required',
-    link ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { url: link.url, return_url: body.return_url ?? null } }) : null,
+    link ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { return_url: body.return_url ?? null } }) : null,
     JSON.stringify(source.instrument),
-    price.promoCodeId, price.discount, stockHeld, body.save_payment_method, link?.token ?? null,
+    price.promoCodeId, price.discount, stockHeld, body.save_payment_method, link,
     !waitsOnBuyer, ...jobParams(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` }),
     source.method,
   ]);

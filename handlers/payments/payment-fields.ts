@@ -1,5 +1,6 @@
 // Payment fields only code can say (spec/areas/payments.yaml table.columns): read from the payment's own row.
-import type { Money } from '../../generated/types.js';
+import type { Money, Payment } from '../../generated/types.js';
+import { paymentNextAction } from '../sandbox/authentication-link.js';
 import { money } from '../../runtime/money.js';
 
 type Row = Record<string, any>;
@@ -9,6 +10,9 @@ const COLLECTED = new Set(['succeeded', 'refunded', 'partially_refunded']);
 /** total minus the fees collected; zero until the payment is collected. */
 export const amountAfterFees = (row: Row): Money =>
   money(COLLECTED.has(row.status) ? Number(row.total) - Number(row.fee_amount) : 0, row.currency);
+
+/** The buyer's step while requires_action: the stored next_action with the step's url, made from the id. */
+export const nextAction = (row: Row) => paymentNextAction(row) as Payment['next_action'];
 
 /** The total in USD, whatever the payment's own currency. */
 export const usdTotal = (row: Row): Money => money(Number(row.usd_total), 'usd');

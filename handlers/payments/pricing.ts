@@ -4,12 +4,16 @@ import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
 import { calculateTax } from '../shared/tax.js';
-import { supportsCurrency, type ThreeDSecurePolicy } from '../processor/processor.js';
+import { basisPointsOf } from '../shared/money.js';
+import type { ThreeDSecurePolicy } from '../processor/processor.js';
+import { usdRateOf } from '../shared/fx-rates.js';
 
 export interface Price {
   planId: string | null;
   productId: string | null;
   currency: string;
+  /** the currency's USD rate times 10^8 (handlers/shared/fx-rates.ts), for the payment's usd_total */
+  usdRateE8: bigint;
   /** the price before the discount */
   subtotal: number;
   /** what the promo code takes off subtotal (0 without one) */
@@ -88,12 +92,19 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, v
   if (promo) throw invalid('Promo codes apply to variant purchases only; pass plan_id instead of amount and currency', promo.param);
   if (body.amount === undefined) throw invalid('Pass plan_id, or amount with currency', 'amount');
   if (!body.currency) throw invalid('An amount needs its currency', 'currency');
-  if (!supportsCurrency(body.currency)) throw invalid(`The sandbox processor does not charge ${body.currency}`, 'currency');
+  const usdRateE8 = await chargedRate(db, body.currency, 'currency');
   if (body.country) throw invalid('country prices tax on variant purchases; an explicit amount is charged as it is', 'country');
   return {
-    planId: null, productId: null, currency: body.currency, subtotal: body.amount, discount: 0, tax: 0, promoCodeId: null, stock: null,
+    planId: null, productId: null, currency: body.currency, usdRateE8, subtotal: body.amount, discount: 0, tax: 0, promoCodeId: null, stock: null,
     billingReason: 'manual', threeDSecurePolicy: null,
   };
+}
+
+/** The rate of a currency the sandbox processor charges: those of the rate table, which usd_total converts with. */
+async function chargedRate(db: Knex, currency: string, param: string): Promise<bigint> {
+  const rate = await usdRateOf(db, currency);
+  if (rate === undefined) throw invalid(`The sandbox processor does not charge ${currency}`, param);
+  return rate;
 }
 
 async function variantPrice(db: Knex, accountId: string, planId: string, plan: VariantRow, country: string | undefined,
@@ -105,6 +116,7 @@ async function variantPrice(db: Knex, accountId: string, planId: string, plan: V
   const stock = plan.stock === null ? null : Number(plan.stock);
   // Checked again, atomically, when the unit is taken (holds.ts); this answers the common case before any write.
   if (stock !== null && stock <= 0) throw invalid('This variant is sold out (its stock is 0)', 'plan_id');
+  const usdRateE8 = await chargedRate(db, plan.currency, 'plan_id');
   const discount = promo ? await promoDiscount(db, accountId, plan, subtotal, promo) : null;
   const taxed = subtotal - (discount?.amount ?? 0);
   const tax = country ? (await calculateTax(db, { amount: taxed, currency: plan.currency, country })).tax_amount.amount : 0;
@@ -112,6 +124,7 @@ async function variantPrice(db: Knex, accountId: string, planId: string, plan: V
     planId: plan.id,
     productId: plan.product_id,
     currency: plan.currency,
+    usdRateE8,
     subtotal,
     discount: discount?.amount ?? 0,
     tax,
@@ -152,8 +165,8 @@ async function promoDiscount(db: Knex, accountId: string, plan: Record<string, a
     }
     amount = Number(code.amount_off);
   } else {
-    // percent_off has two decimals: as basis points it is an integer.
-    amount = percentOf(subtotal, Math.round(Number(code.percent_off) * 100));
+    // percent_off is numeric(5, 2), read as its decimal text: as basis points it is an integer, read exactly.
+    amount = percentOf(subtotal, basisPointsOf(code.percent_off)!);
   }
   if (amount >= subtotal) {
     throw invalid(`This promo code takes ${amount} off a price of ${subtotal}, leaving nothing to charge`, promo.param);

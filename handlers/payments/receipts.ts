@@ -1,9 +1,11 @@
 // Receipt PDFs: generated on demand, kept behind a random token for an hour, and downloaded without credentials
-// from GET /receipts/{token}.pdf (outside /api/v1, so no Authorization is needed; the token is the secret).
+// from GET /receipts/{token}.pdf (outside /api/v1, so no Authorization is needed; the token is the secret, shown
+// once in the url and stored only as its hash).
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { ApiError } from '../../runtime/errors.js';
 import { randomToken } from '../../runtime/ids.js';
+import { hashSecret } from '../../runtime/credentials.js';
 import type { ExtraRoute } from '../../runtime/app.js';
 import type { Payment } from '../../generated/types.js';
 import { receiptPdf } from './receipt-pdf.js';
@@ -30,17 +32,17 @@ export async function createReceipt(db: Knex, payment: Payment, seller: string):
   ];
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + RECEIPT_LIFETIME_MS).toISOString();
-  await db('payment_receipts').insert({ token, payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
+  await db('payment_receipts').insert({ token: hashSecret(token), payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
   return { url: `${publicBaseUrl()}/receipts/${token}.pdf`, expires_at: expiresAt };
 }
 
 async function downloadReceipt(ctx: Context, db: Knex): Promise<void> {
   const token = /^([A-Za-z0-9]{32})\.pdf$/.exec(ctx.params.file ?? '')?.[1];
-  const row = token ? await db('payment_receipts').where({ token }).where('expires_at', '>', db.fn.now()).first('pdf') : null;
+  const row = token ? await db('payment_receipts').where({ token: hashSecret(token) }).where('expires_at', '>', db.fn.now()).first('pdf') : null;
   if (!row) throw new ApiError(404, 'not_found', 'No such receipt, or its link has expired; generate a new one');
   ctx.type = 'application/pdf';
   ctx.set('Cache-Control', 'private, no-store');
   ctx.body = row.pdf;
 }
 
-export const receiptRoutes: ExtraRoute[] = [{ method: 'GET', path: '/receipts/:file', handle: downloadReceipt }];
+export const receiptRoutes: ExtraRoute[] = [{ method: 'GET', path: '/receipts/:file', secretParams: ['file'], handle: downloadReceipt }];

@@ -1,6 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import type { PaymentStatus } from '../../generated/types.js';
 import { findPayment } from './find-payment.js';
+import { paymentNextAction } from '../sandbox/authentication-link.js';
 
 /** GET /payments/{id}/status: the payment's state alone, with the payment's access rules. */
 export const retrievePaymentStatus: Handler<'retrievePaymentStatus'> = async ({ path }, ctx) => {
@@ -8,7 +9,7 @@ export const retrievePaymentStatus: Handler<'retrievePaymentStatus'> = async ({ 
   return {
     id: String(row.id),
     status: row.status as PaymentStatus['status'],
-    next_action: (row.next_action ?? null) as PaymentStatus['next_action'],
+    next_action: paymentNextAction(row) as PaymentStatus['next_action'],
     failure_code: (row.failure_code ?? null) as PaymentStatus['failure_code'],
     failure_message: (row.failure_message ?? null) as string | null,
     updated_at: row.updated_at as string,

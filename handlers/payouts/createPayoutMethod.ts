@@ -1,6 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { conflict, invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
+import { serializeRule } from '../../runtime/serialize.js';
 import { ownerOf } from './payout-owner.js';
 import { railOf } from './rails.js';
 import { payoutMethodView } from './payout-method-view.js';
@@ -25,7 +26,9 @@ export const createPayoutMethod: Handler<'createPayoutMethod'> = async ({ body }
   if (rail.id === 'podst_us_ach' && !body.fields.routing_number) throw invalid('A US bank account needs fields.routing_number', 'fields.routing_number');
   if (billPay && body.is_default) throw invalid('A bill-pay recipient cannot be the default payout method', 'is_default');
   const ownerColumn = owner.account_id ? { account_id: owner.account_id } : { user_id: owner.user_id };
-  const existing = await ctx.db('payout_methods').where(ownerColumn).where({ is_default: true }).forUpdate().first('id');
+  // One save per owner at a time: two concurrent first saves would each find no default and both take it.
+  await serializeRule(ctx.db, 'payout_methods.default', owner.side);
+  const existing = await ctx.db('payout_methods').where(ownerColumn).where({ is_default: true }).first('id');
   const makeDefault = !billPay && (body.is_default === true || !existing);
   if (makeDefault && existing) await ctx.db('payout_methods').where({ id: existing.id }).update({ is_default: false, updated_at: ctx.db.fn.now() });
   try {

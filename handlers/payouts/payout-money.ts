@@ -22,7 +22,7 @@ export function feeOf(amount: number, bps: number, fixed: number): number {
 
 /** Basis points as a decimal percentage: 150 -> "1.5", 0 -> "0". */
 export function percentageOf(bps: number): string {
-  const whole = Math.trunc(bps / 100);
+  const whole = (bps - (bps % 100)) / 100;
   const rest = (bps % 100).toString().padStart(2, '0').replace(/0+$/, '');
   return rest ? `${whole}.${rest}` : String(whole);
 }

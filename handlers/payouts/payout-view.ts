@@ -40,6 +40,7 @@ export async function payoutView(db: Knex, row: PayoutRow): Promise<Payout> {
     net_amount: money(row.net_amount),
     destination_currency: row.destination_currency,
     destination_amount: money(row.destination_amount, row.destination_currency),
+    // Display only: the stored exact decimal text as a JSON number (nothing computes with this value).
     exchange_rate: Number(row.exchange_rate),
     payout_method: payoutMethodView(method, rail),
     payout_request_id: row.payout_request_id,

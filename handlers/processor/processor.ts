@@ -58,15 +58,3 @@ export function feesFor(total: number): { processing: number; platform: number }
   const pct = (basisPoints: number) => Number((BigInt(total) * BigInt(basisPoints) + 5000n) / 10000n);
   return { processing: pct(290) + 30, platform: pct(100) };
 }
-
-/** Fixed sandbox rates to USD, per major unit. */
-const USD_PER_UNIT: Record<string, number> = { usd: 1, eur: 1.08, gbp: 1.27, cad: 0.73, aud: 0.66, nzd: 0.6, jpy: 0.0067 };
-const ZERO_DECIMAL = new Set(['jpy', 'krw', 'vnd', 'clp', 'isk', 'ugx', 'xaf', 'xof']);
-
-export const supportsCurrency = (currency: string) => currency in USD_PER_UNIT;
-
-/** USD minor units for an amount in `currency` minor units. */
-export function toUsd(amount: number, currency: string): number {
-  const units = ZERO_DECIMAL.has(currency) ? amount : amount / 100;
-  return Math.round(units * USD_PER_UNIT[currency] * 100);
-}

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { CreatePromoCodeInput } from '../../generated/types.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
+import { basisPointsOf } from '../shared/money.js';
 
 type Body = CreatePromoCodeInput['body'];
 
@@ -14,7 +15,7 @@ export function checkDiscount(body: Body): void {
   }
   if (fixed && body.currency === undefined) throw invalid('currency is required with amount_off', 'currency');
   if (percent && body.currency !== undefined) throw invalid('currency applies to amount_off only', 'currency');
-  if (percent && Math.abs(Math.round(body.percent_off! * 100) - body.percent_off! * 100) > 1e-6) {
+  if (percent && basisPointsOf(body.percent_off!) === null) {
     throw invalid('percent_off has at most two decimals', 'percent_off');
   }
 }

@@ -11,10 +11,8 @@ const ACCOUNTS = 10;
  * highest impact first (a stable sort keeps personal ones, then newer accounts, first on a tie). */
 export const listUserRecommendedActions: Handler<'listUserRecommendedActions'> = async ({ path }, ctx) => {
   const userId = ctx.principal.userId!;
-  if (path.id !== 'me' && path.id !== userId) {
-    const self = await ctx.db('users').where({ id: userId }).first('username');
-    if (path.id.toLowerCase() !== String(self?.username).toLowerCase()) throw new ApiError(403, 'permission_denied', 'Only the user themself may read their recommended actions (use me)', 'id');
-  }
+  // me and usernames are already ids here (the spec's path aliases).
+  if (path.id !== userId) throw new ApiError(403, 'permission_denied', 'Only the user themself may read their recommended actions (use me)', 'id');
   const owned = await ctx.db('accounts').where({ owner_user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .limit(ACCOUNTS).select('id', 'title');
   const data: UserRecommendedAction[] = (await personalActions(ctx.db, userId)).map((a) => ({ account_id: null, account_name: null, ...a }));

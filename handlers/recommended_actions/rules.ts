@@ -16,7 +16,7 @@ const FACTS = `select
   exists (select 1 from payout_methods where account_id = $1) as has_payout_method,
   exists (select 1 from payments where account_id = $1) as has_payment,
   exists (select 1 from tracked_events where account_id = $1) as has_event,
-  exists (select 1 from webhooks where account_id = $1) as has_webhook`;
+  exists (select 1 from webhooks where account_id = $1 and deleted_at is null) as has_webhook`;
 
 type Action = RecommendedAction['action'];
 /** A rule over the facts F of an account (or a user): the action it recommends when it applies. */

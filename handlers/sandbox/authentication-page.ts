@@ -13,6 +13,7 @@ import { finishSetupIntentAuthentication } from '../setup_intents/authentication
 import { money } from '../../runtime/money.js';
 import { formatMoney } from '../shared/money.js';
 import { AUTHENTICATION_PATH } from './authentication-link.js';
+import { hashSecret } from '../../runtime/credentials.js';
 import { page, escapeHtml } from './html.js';
 
 type Outcome = 'succeed' | 'fail';
@@ -33,7 +34,7 @@ const card = (instrument: { brand: string | null; last4: string } | null) =>
 
 
 const waiting = (table: string) => (db: Knex, token: string, forUpdate: boolean) => {
-  const q = db(table).where({ authentication_token: token, status: 'requires_action' }).first();
+  const q = db(table).where({ authentication_token: hashSecret(token), status: 'requires_action' }).first();
   return forUpdate ? q.forUpdate() : q;
 };
 
@@ -119,6 +120,6 @@ async function finishStep(ctx: Context, db: Knex): Promise<void> {
 }
 
 export const authenticationRoutes: ExtraRoute[] = [
-  { method: 'GET', path: `${AUTHENTICATION_PATH}/:token`, handle: showStep },
-  { method: 'POST', path: `${AUTHENTICATION_PATH}/:token`, handle: finishStep },
+  { method: 'GET', path: `${AUTHENTICATION_PATH}/:token`, secretParams: ['token'], handle: showStep },
+  { method: 'POST', path: `${AUTHENTICATION_PATH}/:token`, secretParams: ['token'], handle: finishStep },
 ];

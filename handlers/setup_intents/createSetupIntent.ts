@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { seal } from '../../runtime/sealed-secrets.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { SAVE_SETUP_INTENT, saveSetupIntent } from './save-setup-intent.js';
 import { setupSource } from './setup-intent-source.js';
@@ -19,7 +20,7 @@ export const createSetupIntent: Handler<'createSetupIntent'> = async ({ body }, 
     status: 'processing',
     return_url: body.return_url ?? null,
     payment_instrument: source.instrument ? JSON.stringify(source.instrument) : null,
-    client_secret: `${id}_secret_${randomToken(24)}`,
+    client_secret: seal(`${id}_secret_${randomToken(24)}`),
     created_via_api: true,
   });
   if (ctx.flag('setup_intents_saved_in_background')) {

@@ -2,6 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import type { SetupIntentStatus } from '../../generated/types.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import { buyerReads } from '../memberships/readable-rows.js';
+import { setupIntentNextAction } from '../sandbox/authentication-link.js';
 
 /** GET /setup_intents/{id}/status: the setup intent's state alone, with GET /setup_intents/{id}'s access rules. */
 export const retrieveSetupIntentStatus: Handler<'retrieveSetupIntentStatus'> = async ({ path }, ctx) => {
@@ -11,7 +12,7 @@ export const retrieveSetupIntentStatus: Handler<'retrieveSetupIntentStatus'> = a
   return {
     id: row.id,
     status: row.status as SetupIntentStatus['status'],
-    next_action: row.next_action ?? null,
+    next_action: setupIntentNextAction(row) as SetupIntentStatus['next_action'],
     last_setup_error: row.last_setup_error ?? null,
     updated_at: row.updated_at,
   };

@@ -8,7 +8,7 @@ import { newId } from '../../runtime/ids.js';
 import { recordEvent } from '../../runtime/events.js';
 import { canTransition, transition } from '../../runtime/state-machine.js';
 import { cardOutcome } from './card-outcome.js';
-import { newAuthenticationLink } from '../sandbox/authentication-link.js';
+import { authenticationTokenHash } from '../sandbox/authentication-link.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 import { nowMs } from '../shared/now.js';
 
@@ -74,16 +74,18 @@ export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<
     change = await savedChange(db, row, 'succeed', token);
     event = 'setup_intent.succeeded';
   } else if (outcome.kind === 'requires_3ds') {
-    const link = newAuthenticationLink();
-    const nextAction = { type: 'redirect_to_url', redirect_url: link.url, return_url: row.return_url };
-    change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction), authentication_token: link.token };
+    // Stored without the url, which views make again from the id (handlers/sandbox/authentication-link.ts).
+    const nextAction = { type: 'redirect_to_url', return_url: row.return_url };
+    change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction),
+      authentication_token: authenticationTokenHash(row.id) };
     event = 'setup_intent.requires_action';
   } else {
     change = { status: transition('SetupIntent', row.status, 'cancel'), last_setup_error: JSON.stringify({ code: outcome.code, message: outcome.message }) };
     event = 'setup_intent.canceled';
   }
   const saved = await applyChange(db, row.id, change);
-  await recordEvent(db, event, row.account_id, setupIntentView(saved, false));
+  // Stored with next_action as the row has it, without the step's url (a delivery puts it back).
+  await recordEvent(db, event, row.account_id, { ...setupIntentView(saved, false), next_action: saved.next_action ?? null });
 }
 
 export function saveSetupIntentTask(db: Knex): Task {

@@ -1,6 +1,8 @@
 // Setup intent rows (with the buyer's user summary) -> the SetupIntent resource.
 import type { Knex } from 'knex';
 import type { SetupIntent } from '../../generated/types.js';
+import { unseal } from '../../runtime/sealed-secrets.js';
+import { setupIntentNextAction } from '../sandbox/authentication-link.js';
 
 export type SetupIntentRow = Record<string, any> & { id: string; account_id: string; user_id: string | null; status: string };
 
@@ -22,9 +24,9 @@ export function setupIntentView(row: SetupIntentRow, showSecret: boolean): Setup
     return_url: row.return_url,
     payment_method_type: row.payment_method_type,
     payment_instrument: row.payment_instrument,
-    next_action: row.next_action,
+    next_action: setupIntentNextAction(row) as SetupIntent['next_action'],
     last_setup_error: row.last_setup_error,
-    client_secret: showSecret && row.created_via_api ? row.client_secret : null,
+    client_secret: showSecret && row.created_via_api && row.client_secret ? unseal(row.client_secret) : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -31,6 +31,8 @@ export async function calculateTax(db: Knex, input: TaxInput): Promise<TaxResult
   const tax = taxOn(input.amount, bp);
   return {
     country: input.country.toUpperCase(),
+    // Display only: the percentage as a JSON number (1950 bp -> 19.5); the division of two exact integers gives the
+    // double nearest the two-decimal percent, whose shortest text is that percent. The tax itself is taxOn's.
     tax_rate: bp / 100,
     subtotal: money(input.amount, input.currency),
     tax_amount: money(tax, input.currency),

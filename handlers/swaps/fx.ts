@@ -1,28 +1,28 @@
-// The sandbox's mid-market rates (fx_rates, migrations/241_swaps.ts: each currency's value in USD as an integer over
-// 10^8) and exact conversions in BigInt arithmetic. A pair's rate (to per from) is rounded half-even to 8 decimals;
-// conversions with it round in the platform's favour: an amount out is rounded down, an amount in is rounded up.
+// Swaps at the sandbox's mid-market rates (the one rate table, handlers/shared/fx-rates.ts: each currency's value in
+// USD as an integer over 10^8) and exact conversions in BigInt arithmetic. A pair's rate (to per from) is rounded
+// half-even to 8 decimals; conversions with it round in the platform's favour: an amount out is rounded down, an
+// amount in is rounded up.
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
-import { query } from '../../runtime/request-db.js';
 import { currencyDecimals } from '../../runtime/money.js';
+import { RATE_SCALE, usdRates } from '../shared/fx-rates.js';
 import { decimalText } from '../../runtime/decimal-money.js';
 import { parseAmount } from '../payouts/payout-money.js';
 
 /** Stablecoins are held and credited as USD, 1:1. */
 const STABLECOINS = new Set(['USDC', 'USDT']);
-const RATE_SCALE = 100_000_000n; // 10^8
 
 export interface Token { symbol: string; currency: string; decimals: number; usdRateE8: bigint }
 
 export async function tokenOf(db: Knex, text: string, param: string): Promise<Token> {
   const symbol = text.toUpperCase();
   const currency = STABLECOINS.has(symbol) ? 'usd' : symbol.toLowerCase();
-  const [row] = await query<{ usd_rate_e8: string }>(db, 'select usd_rate_e8 from fx_rates where currency = $1', [currency]);
-  if (!row) {
-    const known = (await query<{ currency: string }>(db, 'select currency from fx_rates order by currency', [])).map((r) => r.currency.toUpperCase());
-    throw invalid(`${param} must be one of ${[...known, ...STABLECOINS].join(', ')}`, param);
+  const rates = await usdRates(db);
+  const usdRateE8 = rates.get(currency);
+  if (usdRateE8 === undefined) {
+    throw invalid(`${param} must be one of ${[...[...rates.keys()].map((c) => c.toUpperCase()), ...STABLECOINS].join(', ')}`, param);
   }
-  return { symbol, currency, decimals: currencyDecimals(currency), usdRateE8: BigInt(row.usd_rate_e8) };
+  return { symbol, currency, decimals: currencyDecimals(currency), usdRateE8 };
 }
 
 /** n / d rounded half to even (d > 0, n >= 0). */

@@ -7,7 +7,8 @@ import type { Task } from 'graphile-worker';
 import type { Transfer } from '../../generated/types.js';
 import { effectsOn, type Effects } from '../../runtime/effects.js';
 import { transition } from '../../runtime/state-machine.js';
-import { newId, randomToken } from '../../runtime/ids.js';
+import { newId } from '../../runtime/ids.js';
+import { trackingTokenHash } from './transfer-secrets.js';
 import { nowMs } from '../shared/now.js';
 import { postEntry } from './transfer-ledger.js';
 import { loadTransferView, type TransferRow } from './transfer-view.js';
@@ -40,7 +41,7 @@ export async function claimShare(db: Knex, link: TransferRow, claimant: string, 
   const [inserted] = await db('transfers').insert({
     id, type: 'balance', status: 'completed', origin_id: link.origin_id, origin_ledger_id: link.origin_ledger_id,
     destination_id: claimant, destination_ledger_id: claimantBalance, claim_link_id: link.id, currency: link.currency,
-    amount: link.amount, fee: link.fee, tracking_token: randomToken(32),
+    amount: link.amount, fee: link.fee, tracking_token: trackingTokenHash(id),
   }).onConflict(db.raw('(claim_link_id, destination_id) where claim_link_id is not null')).ignore().returning('id');
   if (!inserted) return undefined;
   const amount = Number(link.amount);

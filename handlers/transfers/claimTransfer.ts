@@ -1,12 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Handler } from '../../runtime/handler.js';
+import { hashSecret } from '../../runtime/credentials.js';
 import { ApiError, conflict, invalid, notFound } from '../../runtime/errors.js';
 import { claimShare, lockClaimLink } from './claim-links.js';
 import { balanceOf } from './transfer-ledger.js';
 import { loadTransferView } from './transfer-view.js';
 import { emitToSides } from './transfer-events.js';
 
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Whether `code` is the one whose hash the link keeps, in time that does not depend on where they differ. */
+const isCodeOf = (code: string, storedHash: string) => {
+  const given = Buffer.from(hashSecret(code));
+  const stored = Buffer.from(storedHash);
+  return given.length === stored.length && timingSafeEqual(given, stored);
+};
 
 /**
  * POST /transfers/{id}/claim: one share of a claim link into the caller's personal wallet. The link's row lock
@@ -21,7 +27,7 @@ export const claimTransfer: Handler<'claimTransfer'> = async ({ path, body }, ct
     if (link.destination_id !== claimant) throw notFound('claim link', path.id, 'id');
   } else if (body.code === undefined) {
     throw invalid('code is required: the code at the end of the claim link\'s claim_url', 'code');
-  } else if (!sameSecret(body.code, link.claim_code)) {
+  } else if (!isCodeOf(body.code, link.claim_code)) {
     throw notFound('claim link', path.id, 'id');
   }
   if (link.status === 'pending' && link.due) {

@@ -1,7 +1,8 @@
 import type { Handler } from '../../runtime/handler.js';
 import type { Transfer } from '../../generated/types.js';
 import { conflict, notFound } from '../../runtime/errors.js';
-import { newId, randomToken } from '../../runtime/ids.js';
+import { newId } from '../../runtime/ids.js';
+import { claimCodeHash, trackingTokenHash } from './transfer-secrets.js';
 import { CLAIM_LINK_EXPIRY, inviteNotification } from './claim-links.js';
 import { balanceOf, postEntry } from './transfer-ledger.js';
 import { checkShape, claimLinkExpiry, totalDebit, transferFee } from './transfer-rules.js';
@@ -39,12 +40,12 @@ export const createTransfer: Handler<'createTransfer'> = async ({ body }, ctx) =
     fee,
     redeemable_count: link ? shares : null,
     claimed_count: link ? 0 : null,
-    claim_code: link ? randomToken(32) : null,
+    claim_code: link ? claimCodeHash(id) : null,
     expires_at: link ? claimLinkExpiry(body.expires_at).toISOString() : null,
     notes: body.notes ?? null,
     metadata: JSON.stringify(body.metadata ?? {}),
     idempotence_key: body.idempotence_key ?? null,
-    tracking_token: randomToken(32),
+    tracking_token: trackingTokenHash(id),
   };
   // The row first: a second request with the same idempotence_key stops here, before any money moves.
   const [inserted] = await ctx.db('transfers').insert(row).onConflict(ctx.db.raw('(origin_id, idempotence_key) where idempotence_key is not null'))

@@ -5,7 +5,9 @@ import type { Transfer } from '../../generated/types.js';
 import type { Effects } from '../../runtime/effects.js';
 import { isWallet } from './transfer-access.js';
 
-export async function emitToSides(fx: Effects, type: EventType, view: Transfer): Promise<void> {
+/** The event keeps no secret link (handlers/transfers/transfer-secrets.ts): a delivery puts tracking_url back. */
+export async function emitToSides(fx: Effects, type: EventType, transfer: Transfer): Promise<void> {
+  const view = { ...transfer, tracking_url: null, claim_url: null };
   const accounts = [...new Set([view.origin.id, view.destination?.id].filter((id): id is string => !!id && !isWallet(id)))];
   if (accounts.length === 0) return fx.emit(type, null, view);
   for (const account of accounts) await fx.emit(type, account, view);

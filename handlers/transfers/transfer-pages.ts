@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ExtraRoute } from '../../runtime/app.js';
 import { query } from '../../runtime/request-db.js';
+import { hashSecret } from '../../runtime/credentials.js';
 import { specData } from '../../generated/spec-data.js';
 import { formatMoney } from '../shared/money.js';
 import { escapeHtml, page } from '../sandbox/html.js';
@@ -13,9 +14,10 @@ import { CLAIM_PATH, TRACKING_PATH, TRANSFER_COLUMNS, transferFrom, transferView
 
 const TOKEN = /^[A-Za-z0-9]{32}$/;
 
+/** The transfer whose secret this is: rows keep only the secret's hash (handlers/transfers/transfer-secrets.ts). */
 async function rowBy(db: Knex, column: 'tracking_token' | 'claim_code', token: string): Promise<TransferRow | undefined> {
   if (!TOKEN.test(token)) return undefined;
-  return (await query<TransferRow>(db, `select ${TRANSFER_COLUMNS} from ${transferFrom()} where t.${column} = $1`, [token]))[0];
+  return (await query<TransferRow>(db, `select ${TRANSFER_COLUMNS} from ${transferFrom()} where t.${column} = $1`, [hashSecret(token)]))[0];
 }
 
 function notFoundPage(ctx: Context, what: string): void {
@@ -48,11 +50,12 @@ async function showTracking(ctx: Context, db: Knex): Promise<void> {
 }
 
 async function showClaimLink(ctx: Context, db: Knex): Promise<void> {
-  const row = await rowBy(db, 'claim_code', ctx.params.code ?? '');
+  const code = ctx.params.code ?? '';
+  const row = await rowBy(db, 'claim_code', code);
   if (!row) return notFoundPage(ctx, 'claim');
   const t = transferView(row);
   const open = t.status === 'pending' && Date.parse(t.expires_at!) > Date.now();
-  const how = `POST ${specData.basePath}/transfers/${t.id}/claim with your user token and the body {"code": "${row.claim_code}"}`;
+  const how = `POST ${specData.basePath}/transfers/${t.id}/claim with your user token and the body {"code": "${code}"}`;
   ctx.type = 'text/html';
   ctx.set('Cache-Control', 'private, no-store');
   ctx.body = page(`${t.origin.name ?? 'Someone'} sent you money`, [
@@ -67,6 +70,6 @@ async function showClaimLink(ctx: Context, db: Knex): Promise<void> {
 }
 
 export const transferRoutes: ExtraRoute[] = [
-  { method: 'GET', path: `${TRACKING_PATH}/:token`, handle: showTracking },
-  { method: 'GET', path: `${CLAIM_PATH}/:code`, handle: showClaimLink },
+  { method: 'GET', path: `${TRACKING_PATH}/:token`, secretParams: ['token'], handle: showTracking },
+  { method: 'GET', path: `${CLAIM_PATH}/:code`, secretParams: ['code'], handle: showClaimLink },
 ];

@@ -4,6 +4,7 @@ import type { Transfer, TransferParty } from '../../generated/types.js';
 import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 import { publicBaseUrl } from '../shared/public-url.js';
+import { claimCode, claimCodeHash, trackingToken } from './transfer-secrets.js';
 
 export type TransferRow = Record<string, any> & {
   id: string; type: 'balance' | 'claim_link'; status: Transfer['status']; origin_id: string; destination_id: string | null;
@@ -45,6 +46,8 @@ function party(row: TransferRow, side: 'o' | 'd', id: string | null): TransferPa
   return { id, name: row[`${side}_title`], logo_url: row[`${side}_logo_url`], route: row[`${side}_route`], username: null };
 }
 
+export const trackingUrl = (transferId: string) => `${publicBaseUrl()}${TRACKING_PATH}/${trackingToken(transferId)}`;
+
 export function transferView(row: TransferRow): Transfer {
   const m = (amount: number | string) => money(Number(amount), row.currency);
   const link = row.type === 'claim_link';
@@ -59,13 +62,14 @@ export function transferView(row: TransferRow): Transfer {
     destination: party(row, 'd', row.destination_id),
     destination_ledger_account_id: row.destination_ledger_id,
     claim_link_id: row.claim_link_id,
-    claim_url: link ? `${publicBaseUrl()}${CLAIM_PATH}/${row.claim_code}` : null,
+    // A link made before codes were derived has a code nobody can show again (only its hash is kept): null.
+    claim_url: link && row.claim_code === claimCodeHash(row.id) ? `${publicBaseUrl()}${CLAIM_PATH}/${claimCode(row.id)}` : null,
     redeemable_count: link ? row.redeemable_count : null,
     claimed_count: link ? row.claimed_count : null,
     expires_at: row.expires_at,
     notes: row.notes,
     metadata: row.metadata,
-    tracking_url: `${publicBaseUrl()}${TRACKING_PATH}/${row.tracking_token}`,
+    tracking_url: trackingUrl(row.id),
     failed_at: row.failed_at,
     funds_returned_at: row.funds_returned_at,
     created_at: row.created_at,

@@ -50,8 +50,10 @@ async function writing<T>(shortLink: string | null | undefined, prefix: string, 
  * `prefix` is prepended to error params (e.g. 'plan.' for an inline variant).
  */
 export async function createVariant(ctx: HandlerContext, input: NewVariant, prefix = ''): Promise<Variant> {
+  // Key-share locked until the request ends: a delete of the product (which locks it for update, then deletes its
+  // variants) waits for this variant to commit and deletes it too, or goes first and this finds no live product.
   const product = await ctx.db('products').where({ id: input.product_id, account_id: input.account_id })
-    .whereNull('deleted_at').first('id');
+    .whereNull('deleted_at').forKeyShare().first('id');
   if (!product) throw notFound('product', input.product_id, `${prefix}product_id`);
   const sent = input as unknown as Record<string, unknown>;
   checkPlanTypeTerms(input, sent, prefix);

@@ -3,7 +3,7 @@
 // rules this platform does not have (new, churned or existing customers only, one per customer, several months)
 // are refused by name rather than ignored.
 import { invalid } from '../../runtime/errors.js';
-import { minorAmount } from '../shared/money.js';
+import { basisPointsOf, minorAmount } from '../shared/money.js';
 
 const UNSUPPORTED_FLAGS = ['new_users_only', 'churned_users_only', 'existing_memberships_only', 'one_per_customer'] as const;
 
@@ -22,7 +22,9 @@ export function up(input: { body: Record<string, any> }): void {
   delete b.base_currency;
   delete b.amount_off;
   if (type === 'percentage') {
-    if (amount > 100 || Math.round(amount * 100) !== amount * 100) throw invalid('A percentage amount_off is at most 100, with at most two decimals', 'amount_off');
+    // Exact: 0.07 x 100 is 7.000000000000001 in binary floats; its decimal text says 7 basis points.
+    const basisPoints = basisPointsOf(amount);
+    if (basisPoints === null || basisPoints > 10_000) throw invalid('A percentage amount_off is at most 100, with at most two decimals', 'amount_off');
     b.percent_off = amount;
   } else {
     if (typeof currency !== 'string') throw invalid('base_currency is required for a flat_amount promo code', 'base_currency');

@@ -2,6 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';
 import { resources } from '../../generated/resources.js';
+import { seal } from '../../runtime/sealed-secrets.js';
 
 /**
  * POST /webhooks: the runtime has checked webhook:manage on a named account (an API key's own account is checked
@@ -10,18 +11,19 @@ import { resources } from '../../generated/resources.js';
 export const createWebhook: Handler<'createWebhook'> = async ({ body }, ctx) => {
   checkPayloadFormat(body.api_version);
   const accountId = await subscriptionAccount(ctx, body.account_id);
+  const url = await checkUrl(body.url);
   const secret = newWebhookSecret();
   const [row] = await ctx.db('webhooks')
     .insert({
       id: newId('hook_'),
       account_id: accountId,
-      url: checkUrl(body.url),
+      url,
       events: checkEvents(body.events),
       enabled: body.enabled,
       description: body.description ?? null,
       api_version_date: checkPin(body.api_version_date ?? null),
       include_connected_accounts: body.include_connected_accounts,
-      secret,
+      secret: seal(secret), // read back to sign deliveries, so sealed rather than hashed
     })
     .returning('*');
   return { ...resources.Webhook.view(row), secret };

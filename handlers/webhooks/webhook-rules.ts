@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { invalid } from '../../runtime/errors.js';
 import { parseVersionDate } from '../../runtime/versions.js';
 import type { HandlerContext } from '../../runtime/handler.js';
+import { destinationRefusal, type Refusal } from '../../runtime/outbound-request.js';
+import { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from './destination-policy.js';
 import { specData } from '../../generated/spec-data.js';
 
 /** The event catalogue: every event the areas declare (the names a subscription's events may take), sorted. */
@@ -11,12 +13,21 @@ export const EVENT_CATALOGUE: readonly string[] = Object.keys(specData.events).s
 // Plain http only reaches the subscriber's own machine, where local testing needs no certificate.
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export function checkUrl(url: string): string {
+/** The scheme rule, then where the url leads (destination-policy.ts): checked again before every delivery. */
+export async function checkUrl(url: string): Promise<string> {
   const parsed = new URL(url);
-  if (parsed.protocol === 'https:') return url;
-  if (parsed.protocol === 'http:' && LOCAL_HOSTS.has(parsed.hostname)) return url;
-  throw invalid('url must use https (http is accepted only for localhost, 127.0.0.1 and [::1])', 'url');
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOCAL_HOSTS.has(parsed.hostname))) {
+    throw invalid('url must use https (http is accepted only for localhost, 127.0.0.1 and [::1])', 'url');
+  }
+  const refusal = await destinationRefusal(parsed, webhookDestinationPolicy());
+  if (refusal) throw invalid(`url must lead to a public address: ${refusal.reason}, ${whyRefused(refusal)}`, 'url');
+  return url;
 }
+
+/** The second half of a refusal's message: which rule refused it. */
+export const whyRefused = (refusal: Refusal): string => (refusal.alwaysRefused
+  ? 'where webhooks are never delivered'
+  : `and this server delivers webhooks only to public addresses (${PRIVATE_DESTINATIONS_SETTING} is off)`);
 
 /** At least one event (omitted: the whole catalogue); duplicates are dropped, the first occurrence keeps its place. */
 export function checkEvents(events: readonly string[] = EVENT_CATALOGUE): string[] {

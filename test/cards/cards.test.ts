@@ -19,7 +19,10 @@ t('a card is issued active to the owner, with a cardholder and a cards balance m
   assert.equal([card.object, card.status, card.type, card.name, card.account_id, card.user_id, card.canceled_at],
     ['card', 'active', 'virtual', 'Ads', o.accountId, o.owner.id, null]);
   assert.match(card.last4, /^[0-9]{4}$/);
-  assert.is(card.expiration_year, String(new Date().getUTCFullYear() + 3));
+  // Three years from the card's own issue (not from the test's clock, which may have passed a New Year since).
+  const issued = new Date(card.created_at);
+  assert.equal([card.expiration_month, card.expiration_year],
+    [String(issued.getUTCMonth() + 1).padStart(2, '0'), String(issued.getUTCFullYear() + 3)]);
   assert.match(card.cardholder_id, /^ichd_/);
   assert.ok(await cardsLedger(app, o.accountId));
   const holder = await app.request('GET', `/cardholders/${card.cardholder_id}`, { token: o.key, version: VERSION });

@@ -114,7 +114,7 @@ t('DELETE /plans/{id}: the same operation, deprecated with a successor Link', as
   const res = await app.request('DELETE', `/plans/${v.id}`, { version: at, token: s.key });
   assert.equal(expectStatus(res, 200), { id: v.id, deleted: true });
   assert.is(res.headers.get('deprecation'), 'true');
-  assert.is(res.headers.get('link'), '</api/v1/variants/{id}>; rel="successor-version"');
+  assert.is(res.headers.get('link'), `</api/v1/variants/${v.id}>; rel="successor-version"`);
   expectError(await app.request('GET', `/plans/${v.id}`, { version: at, token: s.key }), 404, 'not_found', 'id');
   assert.is((await app.db('events').where({ account_id: s.accountId, type: 'plan.deleted' })).length, 1);
 });

@@ -219,7 +219,7 @@ t('/plans routes run the same operations, with Deprecation and successor Link he
   assert.is(listed.headers.get('deprecation'), 'true');
   const got = await app.request('GET', `/plans/${v.id}`, { version: HEAD_VERSION, token: s.key });
   assert.equal(expectStatus(got, 200), expectStatus(await app.request('GET', `/variants/${v.id}`, { version: HEAD_VERSION, token: s.key }), 200));
-  assert.is(got.headers.get('link'), '</api/v1/variants/{id}>; rel="successor-version"');
+  assert.is(got.headers.get('link'), `</api/v1/variants/${v.id}>; rel="successor-version"`);
   const patched = await app.request('PATCH', `/plans/${v.id}`, { version: HEAD_VERSION, token: s.key, body: { title: 'Old route' } });
   assert.is(expectStatus(patched, 200).title, 'Old route');
   assert.is(patched.headers.get('deprecation'), 'true');

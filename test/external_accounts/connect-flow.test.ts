@@ -2,6 +2,7 @@
 // network's consent page (no credentials: the single-use state is the credential) creates the external accounts
 // once, as POST /external_accounts does, and sends the browser to redirect_url. Denial, expiry, reuse, a handle
 // already connected, bad answers, and the older pin's /social_accounts/connect.
+import { hashSecret } from '../../runtime/credentials.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -85,7 +86,8 @@ t('tiktok without redirect_url: the page says the outcome; deny and a handle alr
 t('expiry: an expired link shows 410 and its answer creates nothing; bad answers leave the link usable', async () => {
   const o = await makeOwner(app.db);
   const res = await start(o, { redirect_url: 'https://shop.example/back' });
-  const state = new URL(res.body.authorize_url).searchParams.get('state');
+  // Stored as its hash (handlers/external_accounts/oauth-connections.ts).
+  const state = hashSecret(new URL(res.body.authorize_url).searchParams.get('state')!);
   assert.is((await submit(res.body.authorize_url, 'decision=maybe')).status, 400);
   assert.is((await submit(res.body.authorize_url, 'decision=allow&username=no spaces')).status, 400);
   assert.is((await submit(res.body.authorize_url, 'decision=allow&username=ok&instagram_username=' + 'x'.repeat(31))).status, 400);

@@ -88,7 +88,7 @@ t('/social_accounts at the head: the same operations, with Deprecation and a suc
   assert.match(id, /^sacc_/);
   const got = await get(o.key, `/social_accounts/${id}`);
   assert.equal([got.status, got.body.id, got.headers.get('deprecation')], [200, id, 'true']);
-  assert.is(got.headers.get('link'), '</api/v1/external_accounts/{id}>; rel="successor-version"');
+  assert.is(got.headers.get('link'), `</api/v1/external_accounts/${id}>; rel="successor-version"`);
   assert.equal((await get(o.key, '/social_accounts', { account_id: o.accountId })).body.data.map((x: any) => x.id), [id]);
   const posts = await get(o.key, `/social_accounts/${id}/posts`);
   assert.equal([posts.status, posts.headers.get('deprecation')], [200, 'true']);

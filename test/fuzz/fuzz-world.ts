@@ -63,8 +63,9 @@ export async function makeWorld(app: TestApp): Promise<World> {
   };
 }
 
-/** Every id in the public tables by prefix: the credentials' own account and user first, then the account's objects. */
-async function idPool(db: Knex, own: [accountId: string, userId: string], excluded: Set<string>): Promise<IdPool> {
+/** Every id in the public tables by prefix: the credentials' own account and user first, then the account's objects
+ * (read-only; also the smoke suite's, test/smoke/operations.ts). */
+export async function idPool(db: Knex, own: [accountId: string, userId: string], excluded: Set<string>): Promise<IdPool> {
   const [accountId] = own;
   const columns = await db('information_schema.columns').where({ table_schema: 'public' }).whereIn('column_name', ['id', 'account_id'])
     .select('table_name', 'column_name', 'data_type');

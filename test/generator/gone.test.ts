@@ -73,7 +73,11 @@ t('with its shape: served as declared before since, a 410 from since on, in ever
   assert.match(out.files['types.ts'], /archiveTestWidget: \{ input: ArchiveTestWidgetInput; output: ArchiveTestWidgetOutput \}/);
   assert.ok('test_widgets/archiveTestWidget.ts' in out.scaffolds);
   const doc = (date: string) => JSON.parse(out.documents[date]).paths['/test_widgets/{id}/archive'].post;
-  assert.equal(Object.keys(doc('2026-10-01').responses), ['410']);
+  // Still authenticated before its 410 (the caller's pin decides the version), and still at its path: it keeps its
+  // path parameter and its security (a document without them is invalid OpenAPI).
+  assert.equal(Object.keys(doc('2026-10-01').responses), ['400', '401', '410', '429']);
+  assert.equal(doc('2026-10-01').parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name), ['id']);
+  assert.equal(doc('2026-10-01').security, [{ api_key: [] }, { user_token: [] }]);
   assert.ok(doc('2026-09-06').responses['200'].content, 'documented with its shape before since');
   assert.is(doc('2026-09-06').requestBody.content['application/json'].schema.properties.reason.enum.join(), 'worn,lost');
   assert.equal(doc('2026-09-06').deprecated, undefined);
@@ -90,7 +94,7 @@ t('without its shape: only a 410, with no handler, no versions and no scaffold (
   assert.match(route, /versions: \{ {2}\}|versions: \{\}/);
   assert.not.ok('test_widgets/archiveTestWidget.ts' in out.scaffolds);
   assert.not.match(out.files['types.ts'], /ArchiveTestWidgetInput/);
-  assert.equal(Object.keys(JSON.parse(out.documents['2026-09-06']).paths['/test_widgets/{id}/archive'].post.responses), ['410']);
+  assert.equal(Object.keys(JSON.parse(out.documents['2026-09-06']).paths['/test_widgets/{id}/archive'].post.responses), ['400', '401', '410', '429']);
 });
 
 t('a plain kind needs the shape: a retired operation declared plain without a response is refused', () => {

@@ -115,6 +115,16 @@ t('a path parameter declared in path_params but absent from the path', () => {
   problemAt(problems, F, lineOf(text, 'widget_id:'), 'path_params', '"widget_id"', '/test_widgets/{id}');
 });
 
+t('secret: true marks path parameters only: on a body field it is reported', () => {
+  const text = replaceOnce(FIXTURE, '      colour: { type: enum, values: [red, green] }\n    response:', '      colour: { type: enum, values: [red, green], secret: true }\n    response:');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'secret: true'), 'secret marks path parameters only');
+  const declared = replaceOnce(FIXTURE, '    path: /test_widgets/{id}\n    summary: Retrieve',
+    '    path: /test_widgets/{id}\n    path_params:\n      id: { type: string, secret: true }\n    summary: Retrieve');
+  const { spec } = loadSpec(projectCopy({ fixture: declared }));
+  assert.is(spec.operations.find((o) => o.id === 'retrieveTestWidget')!.path_params.id.secret, true);
+});
+
 t('a handler name used by two operations', () => {
   const text = replaceOnce(FIXTURE, '    summary: Update a test widget\n', '    summary: Update a test widget\n    handler: test_widgets/retrieveTestWidget\n');
   const problems = problemsWith(text);
@@ -125,6 +135,14 @@ t('an unknown scope', () => {
   const text = replaceOnce(FIXTURE, 'scopes: [company:update]', 'scopes: [company:updat]');
   const problems = problemsWith(text);
   problemAt(problems, F, lineOf(text, 'company:updat]'), 'operations.updateTestWidget.scopes', 'company:updat', 'not in spec/api.yaml scopes');
+});
+
+t('a successor naming a parameter the deprecated path lacks; aliases.lookup on a parameter that is no id', () => {
+  const text = replaceOnce(FIXTURE, '    summary: Retrieve a test widget\n',
+    "    summary: Retrieve a test widget\n    deprecated: { successor: '/widgets/{widget}' }\n    path_params:\n      id: { type: string, aliases: { lookup: { table: test_widgets, column: name } } }\n");
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'deprecated: { successor'), 'names {widget}', 'not a parameter of /test_widgets/{id}');
+  problemAt(problems, F, lineOf(text, 'id: { type: string, aliases'), 'aliases.lookup needs type id');
 });
 
 t('a duplicate YAML key', () => {

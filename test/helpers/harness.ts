@@ -1,5 +1,6 @@
 // A real server on a real database per test file: the database is cloned from the migrated template.
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import { createKnex } from '../../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
@@ -44,14 +45,16 @@ export function queryString(query: RequestOptions['query']): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-export async function startTestApp(options: { worker?: boolean } = {}): Promise<TestApp> {
+/** `logger`: where the server logs (tests otherwise log at LOG_LEVEL, silent under `npm test`). */
+export async function startTestApp(options: { worker?: boolean; logger?: Logger } = {}): Promise<TestApp> {
   const adminUrl = process.env.TEST_ADMIN_URL;
   const template = process.env.TEST_TEMPLATE;
   if (!adminUrl || !template) throw new Error('Run tests with `npm test`: it prepares the database');
   const name = `t_${randomToken(10).toLowerCase()}`;
   const url = await ensureDatabase(adminUrl, name, template);
   const db = createKnex(url, 5);
-  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port: 0, worker: options.worker ?? false });
+  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port: 0, worker: options.worker ?? false,
+    logger: options.logger });
   const base = `${server.url}/api/v1`;
   return {
     url: base,

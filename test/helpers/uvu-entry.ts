@@ -3,8 +3,10 @@
 // file's block uninterrupted whatever the other workers are doing.
 import { pathToFileURL } from 'node:url';
 import { relative } from 'node:path';
+import { takeSkips } from './skip.js';
 
-export interface FileRun { file: string; output: string; ms: number }
+/** A file's output, how long it took, and the reasons of the tests that skipped themselves (uvu counted them passed). */
+export interface FileRun { file: string; output: string; ms: number; skips: string[] }
 type FromParent = { run: string } | { done: true };
 
 let captured = '';
@@ -25,6 +27,7 @@ async function runFile(file: string): Promise<FileRun> {
   queue.length = 0;
   (globalThis as any).UVU_INDEX = 0;
   queue.push([relative(process.cwd(), file)]);
+  takeSkips();
   try {
     await import(pathToFileURL(file).href);
     await uvu.exec(false);
@@ -32,7 +35,7 @@ async function runFile(file: string): Promise<FileRun> {
     captured += `\n   FAIL  ${file} could not run: ${(e as Error).stack ?? e}\n\n  Total:     1\n  Passed:    0\n  Skipped:   0\n`;
     process.exitCode = 1;
   }
-  return { file, output: captured, ms: performance.now() - started };
+  return { file, output: captured, ms: performance.now() - started, skips: takeSkips() };
 }
 
 process.on('message', async (message: FromParent) => {

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { skip } from '../helpers/skip.js';
 import { specData } from '../../generated/spec-data.js';
 import { loadSpec } from '../../generator/load-spec.js';
 import { diffVersions } from '../../generator/diff.js';
@@ -78,10 +79,7 @@ t('/docs/changelog?from=&to= says what a pin crosses, with the diff tool\'s coun
 });
 
 t('in Chromium: the reference renders the operations, and switching versions changes a schema', async () => {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`  skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-    return;
-  }
+  if (!existsSync(CHROMIUM)) return skip(`no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {

@@ -21,8 +21,9 @@ const get = async (url: string) => {
   return { status: res.status, headers: res.headers, body: await res.json() as any };
 };
 
-/** /ready polled until it answers `status` (a worker's first beat lands just after it starts). */
-async function readyUntil(base: string, status: number, withinMs = 5000) {
+/** /ready polled until it answers `status` (a worker's first beat lands just after it starts); the bound only ends
+ * a wait that would never end, so it is far beyond what a loaded machine takes. */
+async function readyUntil(base: string, status: number, withinMs = 30_000) {
   const until = Date.now() + withinMs;
   for (;;) {
     const res = await get(`${base}/ready`);

@@ -25,7 +25,7 @@ t('a deprecated operation still answers, with Deprecation, successor Link and Su
   const res = await call('/old_echo/x1');
   assert.is(res.status, 200);
   assert.is(res.headers.get('deprecation'), 'true');
-  assert.is(res.headers.get('link'), '</api/v1/test_echo/{id}>; rel="successor-version"');
+  assert.is(res.headers.get('link'), '</api/v1/test_echo/x1>; rel="successor-version"');
   assert.is(res.headers.get('sunset'), 'Mon, 01 Mar 2027 00:00:00 GMT');
 });
 

@@ -15,8 +15,11 @@ let other: { child: ChildProcess; url: string };
 
 t.before(async () => {
   app = await startTestApp();
+  // The other process keeps what it caches for an hour: what it stops serving it learnt from a notification (or the
+  // loss of its listener), not from an entry expiring, however long a loaded machine takes.
   const child = fork(join(projectRoot, 'test/runtime/server-process.ts'), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, DATABASE_URL: app.databaseUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx'], env: { ...process.env, DATABASE_URL: app.databaseUrl, CACHE_TTL_MS: String(3_600_000) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await new Promise<{ url: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string }));
@@ -35,14 +38,14 @@ t.after(async () => {
 /** Both processes' listeners are connected (each caches nothing until its listener is). */
 async function listening(): Promise<void> {
   await poll(async () => (await app.db.raw("select count(*)::int as n from pg_stat_activity where application_name = 'cache-invalidation-listener' and datname = current_database()")).rows[0].n >= 2,
-    'both cache listeners to connect', { timeoutMs: 5000 });
+    'both cache listeners to connect', { timeoutMs: 30_000 });
 }
 
 const status = async (base: string, path: string, secret: string) =>
   (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${secret}` } })).status;
 
-/** Polls until the request's status is `want` (within a second); returns how long that took. */
-async function until(want: number, probe: () => Promise<number>, timeoutMs = 1000): Promise<number> {
+/** Polls until the request's status is `want`; returns how long that took (reported, not asserted). */
+async function until(want: number, probe: () => Promise<number>, timeoutMs = 30_000): Promise<number> {
   const started = Date.now();
   await poll(async () => (await probe()) === want, `status ${want}`, { timeoutMs, everyMs: 10 });
   return Date.now() - started;
@@ -59,7 +62,7 @@ t('a key is cached: with the notification switched off, a revocation by SQL goes
   assert.is(await status(app.url, '/accounts/me', o.key), 200, 'served from the cache');
 });
 
-t('a key revoked through one process is refused by it at once and by the other within a second', async () => {
+t('a key revoked through one process is refused by it at once and by the other on the notification', async () => {
   const o = await makeOwner(app.db);
   const victim = await makeKey(app.db, { accountId: o.accountId, role: 'admin' });
   assert.is(await status(app.url, '/accounts/me', victim.secret), 200);
@@ -72,7 +75,7 @@ t('a key revoked through one process is refused by it at once and by the other w
   console.log(`    the other process refused the revoked key after ${ms} ms`);
 });
 
-t('a key revoked by SQL from outside both processes is refused by both within a second', async () => {
+t('a key revoked by SQL from outside both processes is refused by both on the notification', async () => {
   const o = await makeOwner(app.db);
   assert.is(await status(app.url, '/accounts/me', o.key), 200);
   assert.is(await status(other.url, '/accounts/me', o.key), 200);

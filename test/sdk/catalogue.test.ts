@@ -89,12 +89,12 @@ t('plans: list/create/retrieve/update at 2026-07-20 with company_id, each answer
   assert.ok(page.data.some((p) => p.id === plan.id));
   assert.ok(page.data.every((p) => raw(p).company_id === o.accountId));
   assert.is(listRes.headers.get('deprecation'), 'true');
-  assert.is(listRes.headers.get('link'), '</api/v1/variants>; rel="successor-version"');
+  assert.is(listRes.headers.get('link'), `</api/v1/variants?company_id=${o.accountId}>; rel="successor-version"`);
 
   const { data: got, response: getRes } = await pinned.plans.retrieve(plan.id).withResponse();
   assert.is(got.id, plan.id);
   assert.is(getRes.headers.get('deprecation'), 'true');
-  assert.is(getRes.headers.get('link'), '</api/v1/variants/{id}>; rel="successor-version"');
+  assert.is(getRes.headers.get('link'), `</api/v1/variants/${plan.id}>; rel="successor-version"`);
 
   const raw1 = await pinned.plans.update(plan.id, { title: 'Monthly (new)', renewal_price: 1200 }).asResponse();
   assert.is(raw1.status, 200);

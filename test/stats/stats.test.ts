@@ -15,21 +15,44 @@ t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
 const OLD = '2026-07-20'; // before entry 10 (2026-08-28)
-const today = () => new Date().toISOString().slice(0, 10);
-const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 async function series(key: string, metric: string, query: Record<string, string>, version = VERSION, path = `/stats/time_series/${metric}`) {
   return app.request('GET', path, { token: key, version, query });
 }
 
-async function todayValue(key: string, accountId: string, metric: string) {
-  const res = await series(key, metric, { account_id: accountId, from: yesterday(), to: today(), time_zone: 'UTC' });
-  assert.is(res.status, 200, JSON.stringify(res.body));
-  assert.is(res.body.data.points.length, 2);
-  return res.body.data.points.map((p: { value: number; count: number }) => [p.value, p.count]);
+/** The UTC day `n` days after `day`. */
+const dayAfter = (day: string, n = 1) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The day (UTC) on the database's clock, which stamps what the series count. */
+const databaseDay = async (): Promise<string> =>
+  (await app.db.raw("select to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as day")).rows[0].day;
+
+/**
+ * The days a test's events fell on: from the database's day before the first to its day after the last. One day,
+ * unless the run crossed midnight UTC meanwhile (then the events are spread over both, and only their sums are known).
+ */
+interface EventDays { first: string; last: string; all: string[] }
+async function eventDays(first: string): Promise<EventDays> {
+  const last = await databaseDay();
+  const all = [first];
+  while (all[all.length - 1] < last) all.push(dayAfter(all[all.length - 1]!));
+  return { first, last, all };
 }
 
+/** [value, count] of the day before the events, then of the events' days: summed, or the level at their end. */
+async function eventsValue(key: string, accountId: string, metric: string, days: EventDays) {
+  const res = await series(key, metric, { account_id: accountId, from: dayAfter(days.first, -1), to: days.last, time_zone: 'UTC' });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  const points: { value: number; count: number }[] = res.body.data.points;
+  assert.is(points.length, 1 + days.all.length);
+  const [before, ...during] = points.map((p) => [p.value, p.count]);
+  return [before, metric === 'active_memberships' ? during[during.length - 1] : sum(during)];
+}
+
+const sum = (pairs: number[][]) => pairs.reduce(([v, c], [pv, pc]) => [v! + pv!, c! + pc!], [0, 0]);
+
 t('a known mix of payments, a refund, a dispute and memberships gives exact numbers', async () => {
+  const firstDay = await databaseDay();
   const s = await seller(app);
   const variant = await makeVariant(app.db, s.accountId, { price: PAID });
   await pay(app, s, { plan_id: variant.id });
@@ -42,30 +65,33 @@ t('a known mix of payments, a refund, a dispute and memberships gives exact numb
   const membership = await app.db('payments').where({ id: second.id }).first('membership_id');
   const cancel = await app.request('POST', `/memberships/${membership.membership_id}/cancel`, { token: s.key, version: VERSION, body: {} });
   assert.is(cancel.status, 200, JSON.stringify(cancel.body));
+  const days = await eventDays(firstDay);
 
-  assert.equal(await todayValue(s.key, s.accountId, 'gross_revenue'), [[0, 0], [4 * PAID, 4]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'net_revenue'), [[0, 0], [4 * NET - 2_500 - PAID - DISPUTE_FEE, 4]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'refunds'), [[0, 0], [2_500, 1]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'disputes'), [[0, 0], [PAID, 1]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'new_members'), [[0, 0], [4, 4]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'churned_members'), [[0, 0], [1, 1]]);
-  assert.equal(await todayValue(s.key, s.accountId, 'active_memberships'), [[0, 0], [1, 1]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'gross_revenue', days), [[0, 0], [4 * PAID, 4]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'net_revenue', days), [[0, 0], [4 * NET - 2_500 - PAID - DISPUTE_FEE, 4]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'refunds', days), [[0, 0], [2_500, 1]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'disputes', days), [[0, 0], [PAID, 1]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'new_members', days), [[0, 0], [4, 4]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'churned_members', days), [[0, 0], [1, 1]]);
+  assert.equal(await eventsValue(s.key, s.accountId, 'active_memberships', days), [[0, 0], [1, 1]]);
 
-  // A window ending before today still ends at yesterday's level; a later one carries today's level on.
-  const later = await series(s.key, 'active_memberships', { account_id: s.accountId, from: today(), to: new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10), time_zone: 'UTC' });
+  // A window ending before the events still ends at the day before's level; a later one carries the level on.
+  const later = await series(s.key, 'active_memberships', { account_id: s.accountId, from: days.last, to: dayAfter(days.last, 2), time_zone: 'UTC' });
   assert.equal(later.body.data.points.map((p: { value: number }) => p.value), [1, 1, 1]);
   await compactTotals(app.db);
-  assert.equal(await todayValue(s.key, s.accountId, 'active_memberships'), [[0, 0], [1, 1]], 'the level, compacted');
+  assert.equal(await eventsValue(s.key, s.accountId, 'active_memberships', days), [[0, 0], [1, 1]], 'the level, compacted');
   assert.is(Number((await app.db('stat_levels').where({ account_id: s.accountId }).count({ n: '*' }))[0].n), 1);
 
-  const body = (await series(s.key, 'gross_revenue', { account_id: s.accountId, from: today(), to: today(), time_zone: 'UTC' })).body;
-  assert.equal(body.data, {
+  const body = (await series(s.key, 'gross_revenue', { account_id: s.accountId, from: days.first, to: days.last, time_zone: 'UTC' })).body;
+  const { points, ...window } = body.data;
+  assert.equal(window, {
     metric: 'gross_revenue', unit: 'currency', currency: 'usd', interval: 'day', time_zone: 'UTC',
-    from: `${today()}T00:00:00.000Z`, to: new Date(Date.parse(`${today()}T00:00:00Z`) + 86_400_000).toISOString(),
-    points: [{ timestamp: `${today()}T00:00:00.000Z`, value: 4 * PAID, count: 4 }],
+    from: `${days.first}T00:00:00.000Z`, to: `${dayAfter(days.last)}T00:00:00.000Z`,
   });
+  assert.equal(points.map((p: { timestamp: string }) => p.timestamp), days.all.map((d) => `${d}T00:00:00.000Z`));
+  assert.equal(sum(points.map((p: { value: number; count: number }) => [p.value, p.count])), [4 * PAID, 4]);
   // Another currency holds nothing.
-  const eur = await series(s.key, 'gross_revenue', { account_id: s.accountId, from: today(), to: today(), currency: 'eur', time_zone: 'UTC' });
+  const eur = await series(s.key, 'gross_revenue', { account_id: s.accountId, from: days.last, to: days.last, currency: 'eur', time_zone: 'UTC' });
   assert.equal([eur.body.data.currency, eur.body.data.points[0].value], ['eur', 0]);
 });
 
@@ -196,7 +222,7 @@ t('GET /stats/{metric} still serves the series, deprecated; before entry 10 it i
   const latest = await series(s.key, 'gross_revenue', q, VERSION, '/stats/gross_revenue');
   assert.is(latest.status, 200);
   assert.is(latest.headers.get('deprecation'), 'true');
-  assert.is(latest.headers.get('link'), '</api/v1/stats/time_series/{metric}>; rel="successor-version"');
+  assert.is(latest.headers.get('link'), `</api/v1/stats/time_series/gross_revenue?account_id=${s.accountId}&from=2026-06-01&to=2026-06-01&time_zone=UTC>; rel="successor-version"`);
   assert.is(latest.body.data.points[0].value, 900);
   const moved = await series(s.key, 'gross_revenue', q, VERSION);
   assert.is(moved.headers.get('deprecation'), null);

@@ -3,12 +3,17 @@
 // sent, so two jobs never send it at once; it names its job, so the same job run again (its worker died mid-send
 // and runtime/worker-liveness.ts released it) sends at once. Delivery is at least once: such a re-run may repeat a
 // POST the receiver already got.
+import { unseal } from '../../../runtime/sealed-secrets.js';
+import { withSecretLinks } from './secret-links.js';
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { envelope, fillHiddenForPayload, type EventRow } from './envelope.js';
 import { v2Envelope } from './v2-envelope.js';
 import { sign } from './signature.js';
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
+import { postToDestination, RefusedDestination } from '../../../runtime/outbound-request.js';
+import { webhookDestinationPolicy } from '../destination-policy.js';
+import { whyRefused } from '../webhook-rules.js';
 
 /** Seconds to wait before each retry: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h (about 16 hours in all). */
 export const BACKOFF_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 28800];
@@ -27,16 +32,19 @@ async function claim(db: Knex, deliveryId: string, jobId: string | null) {
   return row;
 }
 
+/**
+ * One POST, to the addresses the url's host resolves to now, each checked first (destination-policy.ts): a name
+ * that resolved outside when the subscription was saved and inside now is refused, not connected to.
+ */
 async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; error: string | null }> {
   try {
-    const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
-    await res.arrayBuffer().catch(() => undefined);
-    return { status: res.status, error: res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}` };
+    const { status } = await postToDestination(new URL(url), headers, body, webhookDestinationPolicy(), AbortSignal.timeout(TIMEOUT_MS));
+    return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
   } catch (e) {
-    // fetch reports network failures as "fetch failed" with the system error (or several, one per address) as cause.
-    const err = e as Error & { cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
+    if (e instanceof RefusedDestination) return { status: null, error: `refused: ${e.refusal.reason}, ${whyRefused(e.refusal)}` };
+    const err = e as Error & { code?: string };
     if (err.name === 'TimeoutError') return { status: null, error: `timed out after ${TIMEOUT_MS} ms` };
-    return { status: null, error: err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message };
+    return { status: null, error: err.code ?? err.message };
   }
 }
 
@@ -44,23 +52,26 @@ async function post(url: string, headers: Record<string, string>, body: string):
 export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string | null = null): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
   const delivery = await claim(db, deliveryId, jobId);
   if (!delivery) return 'skipped';
-  const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date', 'payload_format');
+  const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date', 'payload_format', 'deleted_at');
   const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
   const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
     ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
+  withSecretLinks(event);
   await fillHiddenForPayload(db, event, pin, webhook.payload_format === 'v2');
   const body = webhook.payload_format === 'v2' ? v2Envelope(event) : envelope(event, pin);
   const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();
-  const result = webhook.enabled
+  // A deleted subscription's deliveries still queued close without a send (its row stays: they are its history).
+  const refused = webhook.deleted_at ? 'the subscription was deleted' : !webhook.enabled ? 'the subscription is disabled' : null;
+  const result = !refused
     ? await post(webhook.url, {
       'content-type': 'application/json',
       'user-agent': 'CommercePlatform-Webhooks/1.0',
       'webhook-id': delivery.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(webhook.secret, delivery.id, timestamp, body),
+      'webhook-signature': sign(unseal(webhook.secret), delivery.id, timestamp, body),
     }, body)
-    : { status: null, error: 'the subscription is disabled' };
+    : { status: null, error: refused };
   const attempt = delivery.attempts + 1;
   return db.transaction(async (trx) => {
     await trx('webhook_delivery_attempts').insert({
@@ -73,7 +84,7 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
       return 'succeeded' as const;
     }
     const wait = BACKOFF_SECONDS[attempt - 1];
-    if (wait === undefined || !webhook.enabled) {
+    if (wait === undefined || refused) {
       await trx('webhook_deliveries').where({ id: delivery.id }).update({ ...common, status: 'failed', next_attempt_at: null });
       return 'failed' as const;
     }

@@ -1,5 +1,5 @@
-// dispatch_event: one delivery (and its job) per enabled subscription that listens for the event, on the event's
-// account or, with include_connected_accounts, on its platform.
+// dispatch_event: one delivery (and its job) per enabled, undeleted subscription that listens for the event, on the
+// event's account or, with include_connected_accounts, on its platform.
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { newId } from '../../../runtime/ids.js';
@@ -13,6 +13,7 @@ export async function dispatchEvent(db: Knex, eventId: string): Promise<number> 
     if (!event || event.dispatched_at) return 0;
     const subscriptions = event.account_id ? await trx('webhooks as w')
       .where('w.enabled', true)
+      .whereNull('w.deleted_at')
       .whereRaw('? = any(w.events)', [event.type])
       .where((q) => q.where('w.account_id', event.account_id).orWhere((c) => c
         .where('w.include_connected_accounts', true)

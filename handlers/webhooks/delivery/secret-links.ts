@@ -1,0 +1,17 @@
+// Events keep no secret link in their stored data (a transfer's tracking_url, a 3-D Secure step's url): each is made
+// again from its object's id as a delivery is sent, the way responses make them (handlers/transfers/transfer-secrets.ts,
+// handlers/sandbox/authentication-link.ts).
+import { specData } from '../../../generated/spec-data.js';
+import { trackingUrl } from '../../transfers/transfer-view.js';
+import { paymentNextAction, setupIntentNextAction } from '../../sandbox/authentication-link.js';
+import type { EventRow } from './envelope.js';
+
+export function withSecretLinks(event: EventRow): void {
+  const data = event.data as Record<string, any> | null;
+  if (!data || typeof data.id !== 'string') return;
+  switch ((specData.events as Record<string, string>)[event.type]) {
+    case 'Transfer': data.tracking_url = trackingUrl(data.id); break;
+    case 'Payment': data.next_action = paymentNextAction(data); break;
+    case 'SetupIntent': data.next_action = setupIntentNextAction(data); break;
+  }
+}
