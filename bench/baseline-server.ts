@@ -15,6 +15,7 @@ import { CREATE, HELD, LOCK, ADD } from '../handlers/people/identify.js';
 import { INSERT_EVENT } from '../handlers/people/createEvent.js';
 import { MEMBER_AND_VARIANT } from '../handlers/payments/payment-source.js';
 import { openingStatements, recordStatement, requestHash } from '../runtime/idempotency.js';
+import { money as moneyIn } from '../runtime/money.js';
 
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -180,11 +181,7 @@ async function visibleAccount(key: Key, id: string) {
 
 /** handlers/payments/payment-view.ts */
 function paymentView(row: Record<string, any>, list = false) {
-  const m = (amount: number | string) => {
-    const currency = String(row.currency).toLowerCase();
-    const decimals = ['jpy', 'krw', 'vnd', 'clp', 'isk', 'ugx', 'xaf', 'xof'].includes(currency) ? 0 : 2;
-    return { amount: Number(amount), currency, decimals, display_decimals: decimals };
-  };
+  const m = (amount: number | string) => moneyIn(Number(amount), String(row.currency));
   const collected = ['succeeded', 'refunded', 'partially_refunded'].includes(row.status);
   return {
     id: row.id,

@@ -2,10 +2,11 @@
 // requests, on Fastify and one plain pg.Pool, with the fewest statements: each read is one statement that
 // authenticates the API key (SHA-256 hash against api_keys, as runtime/auth.ts does), checks the account's visibility
 // and reads everything the response needs; POST /payments is four (the reads; BEGIN with the Idempotency-Key's
-// transaction-scoped advisory lock; one statement that writes the payment, its collection job and the idempotency
-// record; COMMIT). Its bodies equal the framework's (bench/run.ts compares them, and after POST /payments the rows
-// written). Unlike bench/baseline-server.ts it does not do the framework's work: it is the target to measure
-// the framework against, not a measure of the framework's own overhead.
+// transaction-scoped advisory lock; one statement that writes the payment and its collection job; the idempotency
+// record, its response sealed as the framework seals it, with COMMIT). Its bodies equal the framework's (bench/run.ts
+// compares them, and after POST /payments and POST /payouts the rows written). Unlike bench/baseline-server.ts it
+// does not do the framework's work: it is the target to measure the framework against, not a measure of the
+// framework's own overhead.
 //
 // It serves the newest API version only, API keys only, and the inputs the benchmark sends (GET /payments by
 // account_id with first/after; POST /payments as a saved-card charge of a variant with an Idempotency-Key); anything
@@ -13,8 +14,8 @@
 // does: nothing is cached across requests.
 //
 // EXPERT_JSON=js (the default) assembles the responses in JavaScript from the statement's columns; EXPERT_JSON=sql
-// has PostgreSQL build the response text, which is sent as it is. POST /payments builds its body in SQL either way:
-// the same statement stores it as the idempotency record.
+// has PostgreSQL build the response text, which is sent as it is. POST /payments builds its body in SQL either way
+// (the statement that writes the payment returns it), and stores it sealed as the idempotency record.
 import { createHash, randomBytes } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -23,6 +24,9 @@ import { specData } from '../generated/spec-data.js';
 import { effectivePolicy, needsAuthentication, type ThreeDSecurePolicy } from '../handlers/processor/processor.js';
 import { usdMinorUnits } from '../handlers/shared/fx-rates.js';
 import type { CardBehaviour } from '../handlers/processor/cards.js';
+import { CURRENCY_EXPONENTS, money } from '../runtime/money.js';
+import { isSealed, seal, unseal } from '../runtime/sealed-secrets.js';
+import { quoteLiteral } from '../runtime/sql-literal.js';
 
 const JSON_IN: 'js' | 'sql' = process.env.EXPERT_JSON === 'sql' ? 'sql' : 'js';
 
@@ -142,15 +146,12 @@ const VISIBLE = (id: string) => `accounts a on a.id = ${id} and (a.id = k.accoun
 // ---------------------------------------------------------------------------------------------------------------
 // Rendering, in JavaScript (EXPERT_JSON=js) and in SQL (both produce the framework's bodies).
 
-const ZERO_DECIMAL = ['jpy', 'krw', 'vnd', 'clp', 'isk', 'ugx', 'xaf', 'xof'];
-function money(amount: number, currency = 'usd') {
-  const c = currency.toLowerCase();
-  const decimals = ZERO_DECIMAL.includes(c) ? 0 : 2;
-  return { amount, currency: c, decimals, display_decimals: decimals };
-}
+// The currencies' ISO 4217 exponents are the framework's table (runtime/money.ts): data, not the framework's work.
+/** The exponent of a lowercase currency in SQL: ISO's table, 2 for every other code. */
+const sqlExponent = (currency: string) =>
+  `case ${currency} ${[...CURRENCY_EXPONENTS].map(([c, e]) => `when '${c}' then ${e}`).join(' ')} else 2 end`;
 const sqlMoney = (amount: string, currency = `'usd'`) => `json_build_object('amount', ${amount}, 'currency', lower(${currency}),
-  'decimals', case when lower(${currency}) in (${ZERO_DECIMAL.map((c) => `'${c}'`).join(', ')}) then 0 else 2 end,
-  'display_decimals', case when lower(${currency}) in (${ZERO_DECIMAL.map((c) => `'${c}'`).join(', ')}) then 0 else 2 end)`;
+  'decimals', ${sqlExponent(`lower(${currency})`)}, 'display_decimals', ${sqlExponent(`lower(${currency})`)})`;
 /** A timestamp as JavaScript's toISOString writes it (the columns hold milliseconds). */
 const sqlTime = (ts: string) => `to_char(${ts} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -418,12 +419,14 @@ async function listPayments(req: FastifyRequest<{ Querystring: Record<string, st
 //   2. BEGIN and the key's transaction-scoped advisory lock, in one round trip (runtime/idempotency.ts's lock key):
 //      a second request with the key while this one runs gets a 409; a crash anywhere rolls back and frees the key;
 //   3. one statement, in that transaction and after the lock (so its snapshot sees a commit that released it): a
-//      stored response of the key (then it is replayed, nothing written), else the payment row, its collection job
-//      (graphile_worker.add_job, as runtime/jobs.ts calls it) and the idempotency record holding the response;
-//   4. COMMIT.
+//      stored response of the key (then it is replayed, nothing written), else the payment row and its collection
+//      job (graphile_worker.add_job, as runtime/jobs.ts calls it), returning the response built in SQL;
+//   4. the idempotency record holding the response, sealed with runtime/sealed-secrets.ts as the framework stores it
+//      (a stored response may show a secret), with COMMIT (one simple query, values quoted as literals); a replay
+//      only commits.
 // A refusal the handler would make (no such member, card or variant) is stored under the key like the framework's,
-// in the same way (steps 2 to 4); a refusal before the claim (authentication, the account's visibility and scope) is
-// not, as in the framework.
+// in the same way (steps 2 to 4, step 3 reading only the stored response); a refusal before the claim
+// (authentication, the account's visibility and scope) is not, as in the framework.
 
 const CHARGE_READ = `select ${KEY}, a.id as visible, a.three_d_secure_policy as account_policy,
     m.id as member_id, m.user_id as buyer_id, u.username, u.name, u.profile_picture_url,
@@ -446,35 +449,44 @@ const CHARGE_READ = `select ${KEY}, a.id as visible, a.three_d_secure_policy as 
 /** The key's stored response, if any: $1 credential, $2 key. */
 const PRIOR = `prior as (select request_hash, status_code, response from idempotency_keys
     where credential_id = $1 and key = $2 and state = 'done' and expires_at > now())`;
-/** Stores `response` (a CTE with columns status, body) as the key's record, replacing an expired one. */
-const RECORD = `record as (insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-    select $1, $2, 'createPayment', $3, 'done', response.status, response.body, now() + interval '24 hours' from response
-    on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
-      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()
-    returning 1)`;
-const OUTCOME = `select (select body::text from response) as body, (select count(*) from record) as recorded,
-    prior.request_hash, prior.status_code, prior.response::text as replay
+const OUTCOME = `select (select body::text from response) as body, prior.request_hash, prior.status_code, prior.response::text as replay
   from (values (1)) as one (x) left join prior on true`;
 
 const CHARGE_WRITE = `with ${PRIOR},
   payment as (insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id, status, billing_reason,
       currency, subtotal, tax_amount, total, usd_total, capture, off_session, three_d_secure_policy, authentication, payment_instrument,
       discount_amount, stock_held, save_payment_method)
-    select $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, 'processing', $11::text, $12::text, $13::bigint, 0,
-      $13::bigint, $14::bigint, $15::boolean, $16::boolean, $17::text, $18::text, $19::jsonb, 0, false, false
+    select $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, 'processing', $10::text, $11::text, $12::bigint, 0,
+      $12::bigint, $13::bigint, $14::boolean, $15::boolean, $16::text, $17::text, $18::jsonb, 0, false, false
     where not exists (select from prior)
     returning *),
-  job as materialized (select graphile_worker.add_job('collect_payment', $20::json, run_at => null, max_attempts => 25,
-      job_key => $21, job_key_mode => 'replace') from payment),
-  response as (select 201 as status, ${sqlPayment({ username: '$22::text', name: '$23::text', picture: '$24::text' }, false)}::jsonb as body
-    from payment p where (select count(*) from job) = 1),
-  ${RECORD}
+  job as materialized (select graphile_worker.add_job('collect_payment', $19::json, run_at => null, max_attempts => 25,
+      job_key => $20, job_key_mode => 'replace') from payment),
+  response as (select 201 as status, ${sqlPayment({ username: '$21::text', name: '$22::text', picture: '$23::text' }, false)}::jsonb as body
+    from payment p where (select count(*) from job) = 1)
 ${OUTCOME}`;
 
-const REFUSAL_WRITE = `with ${PRIOR},
-  response as (select $4::int as status, $5::jsonb as body where not exists (select from prior)),
-  ${RECORD}
+/** A refusal writes nothing but its record: only the key's stored response is read. */
+const REFUSAL_READ = `with ${PRIOR}, response as (select null::jsonb as body where false)
 ${OUTCOME}`;
+
+/** The statement recording a key's response, sent with COMMIT (a simple query: values quoted as literals). The
+ * response is sealed with the framework's function (runtime/sealed-secrets.ts), the id of what the request made
+ * beside it, as runtime/idempotency.ts stores it. */
+function recordStatement(credentialId: string, key: string, operationId: string, hash: string, status: number, text: string, id?: string) {
+  const stored = JSON.stringify({ ...(id === undefined ? {} : { id }), sealed: seal(text) });
+  return `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
+    values (${[credentialId, key, operationId, hash].map(quoteLiteral).join(', ')}, 'done', ${Number(status)}, ${quoteLiteral(stored)}::jsonb,
+      now() + interval '24 hours')
+    on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
+      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`;
+}
+
+/** A stored response's text to replay: opened when sealed (a record from before sealing is as it was). */
+function storedText(response: string): string {
+  const stored = JSON.parse(response);
+  return stored && typeof stored.sealed === 'string' && isSealed(stored.sealed) ? unseal(stored.sealed) : response;
+}
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -545,14 +557,14 @@ async function createPayment(req: FastifyRequest<{ Body: Record<string, any> }>,
     }
     const [credentialId, requestHashed] = [row.key_id, requestHash(body)];
     let outcome: Record<string, any>;
+    let id: string | undefined;
     if (refusal) {
-      outcome = (await run(client, REFUSAL_WRITE, [credentialId, idempotencyKey, requestHashed, refusal.status,
-        JSON.stringify(errorBody(refusal, requestId))]))[0];
+      outcome = (await run(client, REFUSAL_READ, [credentialId, idempotencyKey]))[0];
     } else {
       const policy = effectivePolicy((row.plan_policy ?? row.account_policy) as ThreeDSecurePolicy, subtotal);
-      const id = newId('pay_');
+      id = newId('pay_');
       outcome = (await run(client, CHARGE_WRITE, [
-        credentialId, idempotencyKey, requestHashed,
+        credentialId, idempotencyKey,
         id, body.account_id, row.plan_id, row.product_id, row.member_id, row.buyer_id, row.method_id,
         row.plan_type === 'one_time' ? 'one_time' : row.held ? 'subscription_cycle' : 'subscription_create',
         row.currency, subtotal, usdMinorUnits(subtotal, row.currency, BigInt(row.usd_rate_e8)), body.capture, body.off_session ?? true, policy,
@@ -561,9 +573,15 @@ async function createPayment(req: FastifyRequest<{ Body: Record<string, any> }>,
         JSON.stringify({ payment_id: id }), `collect_payment:${id}`, row.username, row.name, row.profile_picture_url,
       ]))[0];
     }
-    await run(client, 'COMMIT');
+    if (outcome.replay !== null) {
+      await run(client, 'COMMIT');
+    } else {
+      const [status, text] = refusal ? [refusal.status, JSON.stringify(errorBody(refusal, requestId))] : [201, outcome.body as string];
+      await script(client, `${recordStatement(credentialId, idempotencyKey, 'createPayment', requestHashed, status, text, id)}; COMMIT`);
+    }
     open = false;
     if (outcome.replay !== null) {
+      outcome.replay = storedText(outcome.replay);
       if (outcome.request_hash !== requestHashed) {
         throw new Failure(400, 'idempotency_error',
           'This Idempotency-Key was already used with a different request; use a new key for a new request', 'Idempotency-Key');
@@ -665,7 +683,7 @@ async function createPayout(req: FastifyRequest<{ Body: Record<string, any> }>, 
       await run(client, 'COMMIT');
       open = false;
       reply.header('Idempotent-Replayed', 'true');
-      return sendJson(reply, prior[0].status_code, prior[0].response);
+      return sendJson(reply, prior[0].status_code, storedText(prior[0].response));
     }
     const now = new Date(Math.floor(Date.now()));
     const arrival = new Date(now.getTime() + Number(rail[`${speed}_arrival_seconds`]) * 1000).toISOString();
@@ -699,9 +717,7 @@ async function createPayout(req: FastifyRequest<{ Body: Record<string, any> }>, 
       throw e;
     }
     const hash = createHash('sha256').update(JSON.stringify(['createPayout', {}, canonical({ speed: 'standard', ...body })])).digest('hex');
-    await script(client, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-      values (${[row.key_id, idempotencyKey, 'createPayout', hash].map((v) => pg.escapeLiteral(v)).join(', ')}, 'done', 201,
-        ${pg.escapeLiteral(text)}::jsonb, now() + interval '24 hours'); COMMIT`);
+    await script(client, `${recordStatement(row.key_id, idempotencyKey, 'createPayout', hash, 201, text, id)}; COMMIT`);
     open = false;
     return sendJson(reply, 201, text);
   } catch (e) {

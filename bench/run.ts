@@ -22,6 +22,7 @@ import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
+import { isSealed, unseal } from '../runtime/sealed-secrets.js';
 import { projectRoot } from '../runtime/project-root.js';
 import { seed } from './seed.js';
 import { postgresCpuBetween, postgresCpuTicks } from './postgres-cpu.js';
@@ -150,24 +151,40 @@ const unclocked = (value: unknown): unknown => {
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== CLOCKED).map(([k, v]) => [k, unclocked(v)]));
 };
 
+/** A stored response as runtime/idempotency.ts keeps it ({ id, sealed }), opened: whether it is sealed and carries the
+ * id beside it, and the response it seals but for what follows the new row and the clock. */
+function openedResponse(stored: Record<string, any>) {
+  const sealed = typeof stored?.sealed === 'string' && isSealed(stored.sealed);
+  let body: unknown = stored;
+  try {
+    if (sealed) body = JSON.parse(unseal(stored.sealed));
+  } catch {
+    body = 'unreadable: sealed under another secret';
+  }
+  return { sealed, id_beside: stored && 'id' in stored, body: unclocked(body && typeof body === 'object' ? without(body as Record<string, any>, CREATED) : body) };
+}
+
 /**
- * After one keyed POST /payments each from the framework and the expert: both wrote the same rows (the payment, its
- * collection job, the idempotency record), but for the new payment's id and timestamps. Returns what differs.
+ * After one keyed create each from the framework and the expert: both wrote the same idempotency record (its request
+ * hash and its sealed response, opened) and, for POST /payments (`payment`), the same payment and collection job,
+ * but for the new row's id and timestamps. Returns what differs.
  */
-async function rowsWritten(db: Knex, written: { id: string; key: string }[]): Promise<string[]> {
+async function rowsWritten(db: Knex, written: { id: string; key: string }[], payment: boolean): Promise<string[]> {
   const read = async ({ id, key }: { id: string; key: string }) => {
-    const payment = await db('payments').where({ id }).first();
+    const record = await db('idempotency_keys').where({ key }).first();
+    const opened = { record: record && { ...without(record, ['key', ...CREATED, 'expires_at']), response: openedResponse(record.response) } };
+    if (!payment) return opened;
+    const row = await db('payments').where({ id }).first();
     const job = await db.raw(`select t.identifier, j.payload, j.priority, j.max_attempts, j.flags, j.job_queue_id, j.run_at <= now() as due
       from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where j.key = ?`, [`collect_payment:${id}`]);
-    const record = await db('idempotency_keys').where({ key }).first();
     return {
-      payment: payment && without(payment, CREATED),
+      ...opened,
+      payment: row && without(row, CREATED),
       job: job.rows.map((j: Record<string, any>) => ({ ...j, payload: JSON.stringify(j.payload) === JSON.stringify({ payment_id: id }) })),
-      record: record && { ...without(record, ['key', ...CREATED, 'expires_at']), response: without(record.response, CREATED) },
     };
   };
-  const [a, b] = await Promise.all(written.map(read));
-  return (['payment', 'job', 'record'] as const).flatMap((table) => {
+  const [a, b] = (await Promise.all(written.map(read))) as Record<string, any>[];
+  return (payment ? ['payment', 'job', 'record'] : ['record']).flatMap((table) => {
     if (!a[table] || !b[table]) return [`${table}: missing`];
     return differing(a[table], b[table]).map((f) => `${table}.${f}`);
   });
@@ -209,8 +226,8 @@ async function verify(db: Knex, scenario: Scenario, r: BenchRequest, contenders:
     if (diff.length) console.log(`  WARNING: the ${other.name} no longer answers what the framework does; fields differ: ${diff.join(', ')}`);
   }
   for (const [i, expert] of answers.entries()) {
-    if (!create || !scenario.compareRows || !expert.name.startsWith('expert')) continue;
-    const diff = await rowsWritten(db, [{ id: framework.body.id, key: keys[0] }, { id: expert.body.id, key: keys[i] }]);
+    if (!create || !(scenario.compareRows || r.freshIdempotencyKey) || !expert.name.startsWith('expert')) continue;
+    const diff = await rowsWritten(db, [{ id: framework.body.id, key: keys[0] }, { id: expert.body.id, key: keys[i] }], !!scenario.compareRows);
     verdicts.push(`${expert.name} rows ${diff.length ? 'DIFFERENT' : 'same'}`);
     if (diff.length) console.log(`  WARNING: the ${expert.name} no longer writes the rows the framework writes; these differ: ${diff.join(', ')}`);
   }

@@ -26,7 +26,8 @@ export interface Scenario {
   check?: 'response' | 'status';
   /** the baselines it is measured against, when not both (a create the same-work baseline does not serve) */
   baselines?: ('same-work' | 'expert')[];
-  /** for creates: the rows the expert writes are compared with the framework's (POST /payments) */
+  /** for creates: the rows the expert writes are compared with the framework's (POST /payments: the payment and its
+   * job; the idempotency record, its sealed response opened, is compared for every create with a fresh key) */
   compareRows?: boolean;
 }
 

@@ -12,6 +12,7 @@ import { imageOf } from '../handlers/experiences/experience-fields.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
+import { shownLicenseKey } from '../handlers/memberships/license-key.js';
 import { amountAfterFees, nextAction, usdTotal } from '../handlers/payments/payment-fields.js';
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
 import { attachmentsOf } from '../handlers/reviews/review-fields.js';
@@ -835,7 +836,7 @@ export const resources = {
       canceled_at: row.canceled_at,
       paused_at: row.paused_at,
       metadata: row.metadata,
-      license_key: row.license_key,
+      license_key: shownLicenseKey(row),
       plan_id: row.plan_id,
       product_id: row.product_id,
       member_id: row.member_id,

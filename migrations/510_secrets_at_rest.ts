@@ -12,22 +12,9 @@ import type { Knex } from 'knex';
 import { seal } from '../runtime/sealed-secrets.js';
 import { trackingTokenHash } from '../handlers/transfers/transfer-secrets.js';
 import { authenticationTokenHash } from '../handlers/sandbox/authentication-link.js';
+import { rewriteRows as rewrite } from './support/rewrite-rows.js';
 
-const BATCH = 1000;
 const SHA256_HEX = (column: string) => `encode(sha256(convert_to(${column}, 'UTF8')), 'hex')`;
-
-/** Rewrites `column` of the rows `where` selects, a batch at a time, with `next(row)` (keyed by `key`). */
-async function rewrite(knex: Knex, table: string, key: string, column: string, where: string,
-  next: (row: Record<string, any>) => unknown, type = 'text'): Promise<void> {
-  for (let after = ''; ;) {
-    const rows = (await knex.raw(`select ${key} as k, ${column} as v, * from ${table} where ${where} and ${key}::text > ? order by ${key}::text limit ${BATCH}`, [after])).rows;
-    if (rows.length === 0) return;
-    const values = rows.map((r: Record<string, any>) => next(r));
-    await knex.raw(`update ${table} t set ${column} = n.v::${type} from unnest(?::text[], ?::text[]) as n(k, v) where t.${key}::text = n.k`,
-      [rows.map((r: Record<string, any>) => String(r.k)), values.map((v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)))]);
-    after = String(rows[rows.length - 1].k);
-  }
-}
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`update transfers set claim_code = ${SHA256_HEX('claim_code')} where claim_code is not null and length(claim_code) <> 64`);

@@ -4,6 +4,7 @@ import { transition } from '../../runtime/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
 import { endMembership } from './membership-service.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from './membership-events.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
 import { nowMs } from '../shared/now.js';
 
@@ -13,7 +14,7 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
   const canceled = transition('Membership', row.status, 'cancel');
   if (!body.cancel_at_period_end) {
     const view = resources.Membership.view(await endMembership(ctx.db, row, canceled));
-    await ctx.emit('membership.canceled', row.account_id, view);
+    await ctx.emit('membership.canceled', row.account_id, membershipEventData(view));
     return view;
   }
   if (!row.current_period_end) {
@@ -24,6 +25,6 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
   await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
     { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
   const view = resources.Membership.view(updated);
-  await ctx.emit('membership.updated', row.account_id, view);
+  await ctx.emit('membership.updated', row.account_id, membershipEventData(view));
   return view;
 };

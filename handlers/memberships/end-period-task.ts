@@ -6,6 +6,7 @@ import { recordEvent } from '../../runtime/events.js';
 import { canTransition, transition } from '../../runtime/state-machine.js';
 import { endMembership } from './membership-service.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from './membership-events.js';
 
 export const END_MEMBERSHIP_PERIOD = 'end_membership_period';
 export const endPeriodJobKey = (membershipId: string) => `${END_MEMBERSHIP_PERIOD}:${membershipId}`;
@@ -16,7 +17,7 @@ export async function endMembershipPeriod(db: Knex, membershipId: string): Promi
     if (!row || !row.cancel_at_period_end || !canTransition('Membership', row.status, 'cancel')) return;
     if (!row.current_period_end || Date.parse(row.current_period_end) > Date.now()) return;
     const ended = await endMembership(trx, row, transition('Membership', row.status, 'cancel'));
-    await recordEvent(trx, 'membership.canceled', ended.account_id, resources.Membership.view(ended));
+    await recordEvent(trx, 'membership.canceled', ended.account_id, membershipEventData(resources.Membership.view(ended)));
   });
 }
 

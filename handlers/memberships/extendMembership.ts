@@ -3,6 +3,7 @@ import { invalid } from '../../runtime/errors.js';
 import { findManageableMembership } from './find-membership.js';
 import { requireLive } from './membership-rules.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from './membership-events.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
 import { nowMs } from '../shared/now.js';
 
@@ -20,6 +21,6 @@ export const extendMembership: Handler<'extendMembership'> = async ({ path, body
       { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
   }
   const view = resources.Membership.view(updated);
-  await ctx.emit('membership.extended', row.account_id, view);
+  await ctx.emit('membership.extended', row.account_id, membershipEventData(view));
   return view;
 };

@@ -1,4 +1,7 @@
-// One membership by mem_ id or license key, after the caller's read or manage check.
+// One membership by mem_ id or license key, after the caller's read or manage check. A license key is found by its
+// hash (handlers/memberships/license-key.ts), on its unique index. Every operation that takes one declares its id a
+// secret in the spec (request logs redact it), so no path logs a key in the clear.
+import { hashSecret } from '../../runtime/credentials.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
@@ -8,7 +11,7 @@ const MANAGE = 'member:manage';
 const READ = 'member:basic:read';
 
 async function load(ctx: HandlerContext, idOrKey: string, forUpdate: boolean): Promise<Row | undefined> {
-  const q = ctx.db('memberships').where(idOrKey.startsWith('mem_') ? { id: idOrKey } : { license_key: idOrKey });
+  const q = ctx.db('memberships').where(idOrKey.startsWith('mem_') ? { id: idOrKey } : { license_key_hash: hashSecret(idOrKey) });
   if (forUpdate) q.forUpdate();
   return q.first();
 }

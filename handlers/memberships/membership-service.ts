@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
 import { recordEvent } from '../../runtime/events.js';
 import { ensureMember, leaveIfNoAccessLeft } from '../members/member-service.js';
-import { newLicenseKey } from './license-key.js';
+import { newLicenseKey, storedLicenseKey } from './license-key.js';
+import { membershipEventData } from './membership-events.js';
 import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
@@ -38,10 +39,10 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
     status: input.status,
     current_period_start: input.currentPeriodStart ?? nowMs(db),
     current_period_end: input.currentPeriodEnd ?? null,
-    license_key: product?.includes_license ? newLicenseKey() : null,
+    ...storedLicenseKey(product?.includes_license ? newLicenseKey() : null),
     metadata: JSON.stringify(input.metadata ?? {}),
   }).returning('*');
-  await recordEvent(db, 'membership.activated', row.account_id, resources.Membership.view(row));
+  await recordEvent(db, 'membership.activated', row.account_id, membershipEventData(resources.Membership.view(row)));
   return row;
 }
 

@@ -2,6 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from './membership-events.js';
 import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/resume: paused -> active. */
@@ -11,6 +12,6 @@ export const resumeMembership: Handler<'resumeMembership'> = async ({ path }, ct
   const now = nowMs(ctx.db);
   const [updated] = await ctx.db('memberships').where({ id: row.id }).update({ status, paused_at: null, updated_at: now }).returning('*');
   const view = resources.Membership.view(updated);
-  await ctx.emit('membership.resumed', row.account_id, view);
+  await ctx.emit('membership.resumed', row.account_id, membershipEventData(view));
   return view;
 };

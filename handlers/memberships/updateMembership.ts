@@ -2,6 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { mergeMetadata } from '../../runtime/metadata.js';
 import { findManageableMembership } from './find-membership.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from './membership-events.js';
 import { nowMs } from '../shared/now.js';
 
 /** PATCH /memberships/{id}: metadata merges key by key (null removes a key); {} clears it. */
@@ -12,6 +13,6 @@ export const updateMembership: Handler<'updateMembership'> = async ({ path, body
   const [updated] = await ctx.db('memberships').where({ id: row.id })
     .update({ metadata: JSON.stringify(metadata), updated_at: nowMs(ctx.db) }).returning('*');
   const view = resources.Membership.view(updated);
-  await ctx.emit('membership.updated', updated.account_id, view);
+  await ctx.emit('membership.updated', updated.account_id, membershipEventData(view));
   return view;
 };

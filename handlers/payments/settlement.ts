@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { EventType } from '../../generated/spec-data.js';
 import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
+import { membershipEventData } from '../memberships/membership-events.js';
 import { feesFor } from '../processor/processor.js';
 import { savedMethodId } from '../setup_intents/save-setup-intent.js';
 import { fulfil } from './fulfilment.js';
@@ -49,7 +50,7 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
     updated_at: stamp,
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
-  if (fulfilment.activated) await emit('membership.activated', payment.account_id, resources.Membership.view(fulfilment.activated));
+  if (fulfilment.activated) await emit('membership.activated', payment.account_id, membershipEventData(resources.Membership.view(fulfilment.activated)));
   // The sandbox card network's test cards report on the payment later (chargebacks, alerts: README).
   await queueNetworkReport(db, payment);
 }

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { until } from '../helpers/poll.js';
 import { newId } from '../../runtime/ids.js';
 import { createMembership } from '../../handlers/memberships/membership-service.js';
+import { shownLicenseKey } from '../../handlers/memberships/license-key.js';
 
 export type Behaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_3ds';
 
@@ -35,7 +36,7 @@ export async function makeMembership(db: Knex, accountId: string, userId: string
   if (options.status && !['trialing', 'active'].includes(options.status)) {
     await db('memberships').where({ id: row.id }).update({ status: options.status });
   }
-  return { id: row.id as string, productId, planId, memberId: row.member_id as string, licenseKey: row.license_key as string | null };
+  return { id: row.id as string, productId, planId, memberId: row.member_id as string, licenseKey: shownLicenseKey(row) };
 }
 
 export async function makeConfirmationToken(db: Knex, accountId: string, behaviour: Behaviour = 'succeeds',

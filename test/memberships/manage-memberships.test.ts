@@ -48,6 +48,47 @@ t('PATCH by license key (the validate_license flow) and body validation', async 
   assert.is(badMeta.status, 400);
 });
 
+t('every action takes a license key as its id, as it always did; the spec declares each such id a secret', async () => {
+  const { o, m } = await setup({ includesLicense: true });
+  const pause = await call('POST', `/memberships/${m.licenseKey}/pause`, { token: o.key });
+  assert.is(pause.status, 200, JSON.stringify(pause.body));
+  assert.is(pause.body.id, m.id);
+  assert.is(pause.body.status, 'paused');
+  assert.is((await call('POST', `/memberships/${m.licenseKey}/resume`, { token: o.key })).body.status, 'active');
+  assert.is((await call('POST', `/memberships/${m.licenseKey}/extend`, { token: o.key, body: { days: 1 } })).status, 200);
+  assert.is((await call('POST', `/memberships/${m.licenseKey}/cancel`, { token: o.key, body: { cancel_at_period_end: true } })).body.cancel_at_period_end, true);
+  assert.is((await call('POST', `/memberships/${m.licenseKey}/uncancel`, { token: o.key })).body.cancel_at_period_end, false);
+  const { operations } = await import('../../generated/routes.js');
+  const takingKeys = operations.filter((op) => op.path.startsWith('/memberships/:id'));
+  assert.ok(takingKeys.length >= 7);
+  for (const op of takingKeys) assert.equal(op.secretParams, ['id'], `${op.id} declares its id a secret`);
+});
+
+t('membership events store no license key; the membership shows it on every read', async () => {
+  const { o, m } = await setup({ includesLicense: true });
+  const paused = await call('POST', `/memberships/${m.id}/pause`, { token: o.key });
+  assert.is(paused.body.license_key, m.licenseKey);
+  assert.is((await lastEvent('membership.activated', m.id)).license_key, null);
+  assert.is((await lastEvent('membership.paused', m.id)).license_key, null);
+  const stored = await app.db('memberships').where({ id: m.id }).first();
+  assert.not.ok(JSON.stringify(stored).includes(m.licenseKey!), 'the row holds it sealed and hashed');
+});
+
+t('a license key sealed under another FILE_SIGNING_SECRET shows null, and still finds its membership', async () => {
+  const { o, m } = await setup({ includesLicense: true });
+  const before = process.env.FILE_SIGNING_SECRET;
+  process.env.FILE_SIGNING_SECRET = 'another secret than the one that sealed the key';
+  try {
+    const res = await call('GET', `/memberships/${m.licenseKey}`, { token: o.key });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(res.body.id, m.id);
+    assert.is(res.body.license_key, null);
+  } finally {
+    if (before === undefined) delete process.env.FILE_SIGNING_SECRET;
+    else process.env.FILE_SIGNING_SECRET = before;
+  }
+});
+
 t('cancel without cancel_at_period_end ends access now: canceled, canceled_at, membership.canceled, member left', async () => {
   const { o, m } = await setup();
   const res = await call('POST', `/memberships/${m.id}/cancel`, { token: o.key });

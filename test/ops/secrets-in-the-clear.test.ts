@@ -70,7 +70,8 @@ t('every flow that makes a secret leaves none of them in the request log or the 
 
   // A webhook: its signing secret, which deliveries are signed with.
   const hook = await call('POST', '/webhooks', seller.key, {
-    account_id: seller.accountId, url: receiver.url, events: ['transfer.created', 'setup_intent.requires_action'], api_version_date: HEAD_VERSION,
+    account_id: seller.accountId, url: receiver.url, events: ['transfer.created', 'setup_intent.requires_action', 'membership.activated',
+      'membership.updated', 'membership.paused', 'membership.resumed', 'membership.extended', 'membership.canceled'], api_version_date: HEAD_VERSION,
   }, 'hook-once');
   keep('webhook secret', hook.secret);
   receiver.secret = hook.secret;
@@ -137,14 +138,26 @@ t('every flow that makes a secret leaves none of them in the request log or the 
   keep('OAuth state', new URL(connect.authorize_url).searchParams.get('state'));
   assert.is((await open(connect.authorize_url)).status, 200);
 
-  // A license key, which the spec declares a secret where a path carries it (GET /memberships/{id}, and v2's). Only
-  // the log is searched for it: memberships keep license keys readable (shown on every read and in membership
-  // events), so the table holds them (not yet protected at rest).
+  // A license key, shown on reads (and in membership events as delivered), found by a path that carries it
+  // (GET and PATCH /memberships/{id}, v2's retrieve and validate_license); each membership event is emitted once.
   const membership = await makeMembership(app.db, seller.accountId, buyer.id, { includesLicense: true });
+  keep('license key', membership.licenseKey);
   const licenseKey = membership.licenseKey!;
   assert.is((await call('GET', `/memberships/${licenseKey}`, seller.key)).id, membership.id);
-  const v2 = await fetch(`${new URL(app.url).origin}/api/v2/memberships/${licenseKey}`, { headers: { authorization: `Bearer ${seller.key}` } });
-  assert.is(v2.status, 200, await v2.clone().text());
+  assert.is((await call('GET', `/memberships/${membership.id}`, seller.key)).license_key, licenseKey, 'shown on reads');
+  assert.ok((await call('GET', `/memberships?account_id=${seller.accountId}`, seller.key)).data.some((m: any) => m.license_key === licenseKey));
+  const v2 = (path: string, method = 'GET', body?: unknown) => fetch(`${new URL(app.url).origin}/api/v2${path}`, {
+    method, headers: { authorization: `Bearer ${seller.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const v2Read = await v2(`/memberships/${licenseKey}`);
+  assert.is(v2Read.status, 200, await v2Read.clone().text());
+  assert.is((await v2Read.json()).license_key, licenseKey);
+  const validated = await v2(`/memberships/${licenseKey}/validate_license`, 'POST', { metadata: { hardware_id: 'HW-1' } });
+  assert.is(validated.status, 200, await validated.clone().text());
+  assert.is((await call('PATCH', `/memberships/${licenseKey}`, seller.key, { metadata: { seat: 'a' } })).license_key, licenseKey);
+  for (const action of ['pause', 'resume']) await call('POST', `/memberships/${membership.id}/${action}`, seller.key);
+  await call('POST', `/memberships/${membership.id}/extend`, seller.key, { days: 3 });
+  await call('POST', `/memberships/${membership.id}/cancel`, seller.key);
 
   // Deliveries are signed with the (sealed) webhook secret, and carry the links the stored events do not.
   await until(() => receiver.received.find((r) => r.json.type === 'transfer.created'), 'transfer.created delivered', { timeoutMs: 20_000 });
@@ -155,6 +168,12 @@ t('every flow that makes a secret leaves none of them in the request log or the 
   const requiresAction = await until(() => receiver.received.find((r) => r.json.type === 'setup_intent.requires_action'),
     'setup_intent.requires_action delivered', { timeoutMs: 20_000 });
   assert.is(requiresAction.json.data.next_action.redirect_url, waiting.next_action.redirect_url);
+  const membershipEvents = ['membership.activated', 'membership.updated', 'membership.paused', 'membership.resumed',
+    'membership.extended', 'membership.canceled'];
+  await until(() => membershipEvents.every((type) => receiver.received.some((r) => r.json.type === type)), 'membership events delivered', { timeoutMs: 20_000 });
+  for (const delivered of receiver.received.filter((r) => r.json.type.startsWith('membership.'))) {
+    assert.is(delivered.json.data.license_key, licenseKey, `${delivered.json.type} delivers the key the stored event keeps out`);
+  }
 
   await app.server.apiLogs?.flush();
   const log = logLines.join('');
@@ -165,13 +184,13 @@ t('every flow that makes a secret leaves none of them in the request log or the 
     if (log.includes(secret)) leaks.push(`${what} in the log: ${logLines.find((l) => l.includes(secret))}`);
     for (const row of dump.filter((r) => r.includes(secret))) leaks.push(`${what} in ${row.slice(0, 300)}`);
   }
-  if (log.includes(licenseKey)) leaks.push(`license key in the log: ${logLines.find((l) => l.includes(licenseKey))}`);
   assert.equal(leaks, [], leaks.join('\n'));
   // The log did record those requests, with their secrets redacted.
   const paths = logLines.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.path}`);
   for (const expected of [`GET /claim/${REDACTED}`, `GET /transfers/track/${REDACTED}`, `GET /sandbox/authenticate/${REDACTED}`,
     `POST /sandbox/authenticate/${REDACTED}`, `GET /receipts/${REDACTED}`, `GET /sandbox/oauth/authorize`, `PUT /uploads/${file.id}/1`,
-    `GET /api/v1/memberships/${REDACTED}`, `GET /api/v2/memberships/${REDACTED}`]) {
+    `GET /api/v1/memberships/${REDACTED}`, `GET /api/v2/memberships/${REDACTED}`, `PATCH /api/v1/memberships/${REDACTED}`,
+    `POST /api/v2/memberships/${REDACTED}/validate_license`]) {
     assert.ok(paths.includes(expected), `logged: ${expected}\n${paths.join('\n')}`);
   }
 });

@@ -14,6 +14,13 @@ t.after(async () => { await app.close(); });
 
 const create = (key: string, body: Record<string, unknown>) => app.request('POST', '/payments', { token: key, version: VERSION, body });
 
+/** The membership as the API shows it (its license key is stored sealed). */
+const membershipOf = async (key: string, id: string) => {
+  const res = await app.request('GET', `/memberships/${id}`, { token: key });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+};
+
 t('a token payment answers 201 processing, queues collect_payment, and spends the token', async () => {
   const s = await makeSeller(app.db);
   const v = await makeVariant(app.db, s.accountId, { price: 500 });
@@ -60,7 +67,7 @@ t('collection succeeds: fees, ledger, member, membership and events in one go', 
   const member = await app.db('members').where({ account_id: s.accountId, user_id: buyerId }).first();
   assert.is(member.status, 'joined');
   assert.is(p.member_id, member.id);
-  const membership = await app.db('memberships').where({ id: p.membership_id }).first();
+  const membership = await membershipOf(s.key, p.membership_id);
   assert.is(membership.status, 'active');
   assert.is(membership.plan_id, v.id);
   assert.is(membership.license_key, null);
@@ -116,7 +123,7 @@ t('a trial variant gives a trialing membership; a licensed product a license key
   const v = await makeVariant(app.db, s.accountId, { price: 300, renewalPrice: 600, trialDays: 7, includesLicense: true });
   const first = await pay(app, s, { plan_id: v.id });
   const p1 = await get(app, s.key, first.id);
-  const m1 = await app.db('memberships').where({ id: p1.membership_id }).first();
+  const m1 = await membershipOf(s.key, p1.membership_id);
   assert.is(m1.status, 'trialing');
   assert.match(m1.license_key, /^[A-Z2-7]{5}(-[A-Z2-7]{5}){3}$/);
   assert.is(Math.round((Date.parse(m1.current_period_end) - Date.parse(m1.current_period_start)) / 86_400_000), 7);
@@ -125,7 +132,7 @@ t('a trial variant gives a trialing membership; a licensed product a license key
   assert.is(p2.billing_reason, 'subscription_cycle');
   assert.equal(p2.total, usd(600));
   assert.is(p2.membership_id, m1.id);
-  const m2 = await app.db('memberships').where({ id: m1.id }).first();
+  const m2 = await membershipOf(s.key, m1.id);
   assert.is(m2.status, 'active');
   assert.is(m2.license_key, m1.license_key);
   assert.is(Math.round((Date.parse(m2.current_period_end) - Date.parse(m1.current_period_end)) / 86_400_000), 30);

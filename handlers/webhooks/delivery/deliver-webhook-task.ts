@@ -56,7 +56,7 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
   const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
   const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
     ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
-  withSecretLinks(event);
+  await withSecretLinks(db, event);
   await fillHiddenForPayload(db, event, pin, webhook.payload_format === 'v2');
   const body = webhook.payload_format === 'v2' ? v2Envelope(event) : envelope(event, pin);
   const timestamp = Math.floor(Date.now() / 1000);
