@@ -12,11 +12,12 @@ import type { WorkerProcessMessage } from '../../bin/worker.js';
 /** Short liveness settings: a killed worker's jobs are released about 2 s after its last beat. */
 export const FAST_LIVENESS = { WORKER_HEARTBEAT_SECONDS: '0.25', WORKER_DEAD_AFTER_SECONDS: '2' };
 
-function forkTs(file: string, env: Record<string, string>, args: string[] = [], execArgv = ['--import', 'tsx']): ChildProcess {
+function forkTs(file: string, env: Record<string, string>, args: string[] = [], execArgv = ['--import', 'tsx'], showLogs = false): ChildProcess {
   return fork(join(projectRoot, file), args, {
     execArgv,
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...FAST_LIVENESS, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // The processes log to standard output (pino): shown only when asked, so that a suite can say why a process died.
+    stdio: ['ignore', showLogs ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
 }
 
@@ -73,10 +74,10 @@ export interface ApiCluster {
 
 /** `npm start` on the database with `processes` API processes (WEB_CONCURRENCY) on a free port: the TypeScript
  * through tsx, or with `compiled` as `npm start` itself runs it (bin/launch.mjs: dist/, built when stale). */
-export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string>; compiled?: boolean }): Promise<ApiCluster> {
+export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string>; compiled?: boolean; showLogs?: boolean }): Promise<ApiCluster> {
   const port = await freePort();
   const env = { DATABASE_URL: databaseUrl, PORT: String(port), WEB_CONCURRENCY: String(o.processes), RUN_WORKER: String(o.runWorker), ...o.env };
-  const primary = o.compiled ? forkTs('bin/launch.mjs', env, ['start'], []) : forkTs('bin/start.ts', env);
+  const primary = o.compiled ? forkTs('bin/launch.mjs', env, ['start'], [], o.showLogs) : forkTs('bin/start.ts', env, [], undefined, o.showLogs);
   const live = new Set<number>();
   const waiting: ((pid: number) => void)[] = [];
   let started!: () => void;

@@ -36,8 +36,9 @@ let cluster: ApiCluster | undefined;
 let tallies: Map<string, Tally> | undefined;
 try {
   cluster = await startApiCluster(databaseUrl, {
-    processes: 2, runWorker: true, compiled: true,
-    env: { RATE_LIMIT_MULTIPLIER: '1000', FILE_STORAGE_DIR: fileStore, CRYPTO_NETWORK_SECONDS: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+    // Warnings and errors are shown: an API process that exits says so (bin/supervisor.ts), a 500 says why.
+    processes: 2, runWorker: true, compiled: true, showLogs: true,
+    env: { RATE_LIMIT_MULTIPLIER: '1000', FILE_STORAGE_DIR: fileStore, CRYPTO_NETWORK_SECONDS: '0', LOG_LEVEL: process.env.SMOKE_LOG_LEVEL ?? 'warn' },
   });
   const apiUrl = cluster.url;
   const origin = new URL(apiUrl).origin;

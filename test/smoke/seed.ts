@@ -33,6 +33,15 @@ export interface SmokeWorld {
   file?: any;
   /** ids to name first in paths: the seeded objects in their most useful state */
   preferred: string[];
+  /** users made by the CLI besides the owner: a buyer (who paid) and a colleague (invited by addTeamMember) */
+  buyer: { id: string; username: string; token: string };
+  colleague: { id: string; username: string; token: string };
+  ownerUsername: string;
+  /** the seeded ad campaign (a draft), product and plans */
+  campaignId?: string;
+  productId?: string;
+  renewalPlanId?: string;
+  oneTimePlanId?: string;
 }
 
 /** `npm run cli -- <args> --json` on the smoke database: the bundled CLI, as `npm run cli` runs it. */
@@ -72,9 +81,12 @@ export async function seedWorld(c: Checks, databaseUrl: string, apiUrl: string):
     accountId: shop.account_id,
     ownerId: owner.user_id,
     credentials: { api_key: shop.api_key, user_token: owner.user_token, client: shop.client_id },
-    keep: new Set([shop.api_key_id, owner.user_token_id, buyer.user_token_id]),
+    keep: new Set([shop.api_key_id, owner.user_token_id, buyer.user_token_id, colleague.user_token_id]),
     links: new Map(),
     preferred: [],
+    ownerUsername: owner.username,
+    buyer: { id: buyer.user_id, username: buyer.username, token: buyer.user_token },
+    colleague: { id: colleague.user_id, username: colleague.username, token: colleague.user_token },
   };
   void extraKey; // a second key, so that key operations have one to act on besides the suite's own
 
@@ -96,9 +108,9 @@ export async function seedWorld(c: Checks, databaseUrl: string, apiUrl: string):
   const oneTime = product && await step('one-time plan', 'POST', '/plans', { account_id, product_id: product.id, plan_type: 'one_time', initial_price: 900 });
   await step('promo code', 'POST', '/promo_codes', { account_id, code: `SMOKE${tag.toUpperCase()}`, percent_off: 10 });
   await step('webhook', 'POST', '/webhooks', { account_id, url: 'https://example.com/hooks', events: ['payment.succeeded'] });
-  await step('team member', 'POST', '/team_members', { account_id, user_id: colleague.user_id, role: 'admin' });
   await step('connected account', 'POST', '/accounts', { title: 'Smoke Connected', email: 'connected@example.com' });
   world.preferred.push(...[product, oneTime, renewal].filter(Boolean).map((o) => o.id));
+  Object.assign(world, { productId: product?.id, renewalPlanId: renewal?.id, oneTimePlanId: oneTime?.id });
   if (oneTime) await step('checkout configuration', 'POST', '/checkout_configurations', { account_id, plan_id: oneTime.id });
 
   // A payment collected by the bundled worker: answered `processing`, then `succeeded` without anyone else acting.
@@ -141,7 +153,7 @@ export async function seedWorld(c: Checks, databaseUrl: string, apiUrl: string):
   // Funds through the sandbox's crypto network (confirmed at once: CRYPTO_NETWORK_SECONDS=0), then a claim link.
   const deposit = await step('deposit address', 'POST', '/deposits', { destination: account_id });
   const address = deposit?.methods?.crypto?.find((m: { network: string }) => m.network === 'ethereum')?.address;
-  const sent = address && await step('crypto deposit', 'POST', '/sandbox/crypto_network/transfers', { network: 'ethereum', address, token: 'usdc', amount: '50' });
+  const sent = address && await step('crypto deposit', 'POST', '/sandbox/crypto_network/transfers', { network: 'ethereum', address, token: 'usdc', amount: '1000' });
   if (sent) {
     await until(async () => (await api('GET', `/crypto_deposits/${sent.id}`, { token: key })).body?.status === 'confirmed', `deposit ${sent.id} confirmed`, { timeoutMs: 30_000, everyMs: 100 })
       .catch((e: Error) => c.fail('seed: deposit confirmed', e.message));
@@ -164,8 +176,13 @@ export async function seedWorld(c: Checks, databaseUrl: string, apiUrl: string):
   await step('bounty', 'POST', '/bounties', { account_id, title: 'Smoke bounty', description: 'Find a bug', gross_reward_amount: 10, accepted_submissions_limit: 1 });
   const campaign = await step('ad campaign', 'POST', '/ad_campaigns', { account_id, title: 'Smoke campaign', objective: 'traffic', platform: 'meta', budget_amount: 1000 });
   if (campaign) world.preferred.push(campaign.id);
-  const disputeToken = await cardToken('4000000000000259');
-  if (disputeToken) await step('disputed payment', 'POST', '/payments', { account_id, amount: 1100, currency: 'usd', confirmation_token: disputeToken, user_id: buyer.user_id });
+  world.campaignId = campaign?.id;
+  // Payments the card network reports on a few seconds after they settle: six disputes (test/smoke/hints.ts gives
+  // each version's dispute operations one still open to evidence) and a dispute alert.
+  for (const [name, number] of [...Array(6).fill(['disputed payment', '4000000000000259']), ['payment with a dispute alert', '4000000000001976']]) {
+    const token = await cardToken(number);
+    if (token) await step(name, 'POST', '/payments', { account_id, amount: 1100, currency: 'usd', confirmation_token: token, user_id: buyer.user_id });
+  }
 
   const connect = await step('consent page', 'POST', '/external_accounts/connect', { account_id, platform: 'tiktok', redirect_url: 'https://example.com/connected' });
   if (connect?.authorize_url) world.links.set('consent page', connect.authorize_url);
