@@ -37,6 +37,8 @@ t('keys stored in the clear before it are sealed and hashed, events lose them, a
     .map((e) => [e.type, e.data.license_key]);
   assert.equal(await eventKeys(), [['membership.activated', licensed.licenseKey], ['membership.updated', licensed.licenseKey]]);
   const handWritten = 'AAAAA-BBBBB-CCCCC-DDDDD';
+  // The clear-text column exists only before migration 520 (down() put it back): no product path writes it any more,
+  // so the old shape of a row is written as the code before the migration wrote it.
   await app.db('memberships').where({ id: unlicensed.id }).update({ license_key: handWritten });
 
   await up(app.db);
