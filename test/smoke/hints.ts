@@ -418,6 +418,7 @@ export const HINTS: Record<string, Hint> = {
   deleteAdCampaign: {
     inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/ad_campaigns', { ...ofAccount(ctx), title: 'Smoke doomed', objective: 'traffic', platform: 'meta', budget_amount: 1000 })).id } }),
   },
+  retrieveDispute: { inputs: async (ctx) => ({ path: { id: await until(ctx, 'a dispute', async () => (await ctx.call('GET', '/disputes?first=1')).data[0]?.id as string | undefined) } }) },
   updateDispute: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) } }) },
   updateDisputeEvidence: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) }, body: { notes: 'Delivered on time', customer_name: 'Smoke Buyer' } }) },
   submitDispute: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) } }) },
