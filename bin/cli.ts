@@ -5,6 +5,7 @@ import { ApiError } from '../runtime/errors.js';
 import type { LocalDatabase } from './local-database.js';
 import { CliError, KEY_ROLES, checkRole, createAccount, createKey, createToken, createUser } from './cli-commands.js';
 import { verifyLedger, type LedgerReport } from '../handlers/ledger/verify-ledger.js';
+import { checkClock, printClock, runClock } from './cli-clock.js';
 
 type Values = Record<string, string | undefined>;
 
@@ -88,6 +89,14 @@ const COMMANDS: Record<string, Command> = {
       'The API key is shown only now; keep it.',
     ],
   },
+  clock: {
+    usage: 'clock --account biz_... [--start ISO|+Nd [--name N] | --advance ISO|+Nd|+Nh [--wait SECONDS] | --delete yes]',
+    summary: 'A sandbox clock: put the account (and its connected accounts) on one, advance it (the workers run what falls due; --wait waits), delete it, or show it.',
+    options: { account: { required: true }, start: {}, name: {}, advance: {}, wait: {}, delete: {} },
+    check: checkClock,
+    run: runClock,
+    print: printClock,
+  },
   'verify-ledger': {
     usage: 'verify-ledger',
     summary: 'Check that every balance equals the sum of its postings and every entry sums to zero (exit 1 if not).',
@@ -125,6 +134,7 @@ Database: DATABASE_URL if set; otherwise the embedded PostgreSQL under .data/pg,
 Example:
   npm run cli -- create-user --username alice --email alice@example.com
   npm run cli -- create-account --title "Alice's Shop" --owner alice --country US
+  npm run cli -- clock --account biz_... --start +0d && npm run cli -- clock --account biz_... --advance +365d --wait 120
 `;
 
 function fail(message: string, usage = false): never {

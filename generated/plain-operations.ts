@@ -394,6 +394,23 @@ export const deleteCheckoutConfiguration = plainDelete<'deleteCheckoutConfigurat
   emits: 'checkout_configuration.deleted',
 });
 
+/** GET /sandbox/clocks: Sandbox: list clocks */
+export const listClocks = plainList<'listClocks'>(resources.Clock, {
+  scope: 'sandbox_clock:read',
+  accountParam: 'account_id',
+  accountColumn: 'clocks.account_id',
+  filters: [],
+  sorts: { created_at: { column: 'clocks.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'clocks.id',
+});
+
+/** GET /sandbox/clocks/{id}: Sandbox: retrieve a clock */
+export const retrieveClock = plainRetrieve<'retrieveClock'>(resources.Clock, {
+  scopes: ['sandbox_clock:read'],
+});
+
 /** GET /disputes: List disputes */
 export const listDisputes = plainList<'listDisputes'>(resources.Dispute, {
   scope: 'payment:dispute:read',

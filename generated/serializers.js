@@ -266,6 +266,10 @@ function c_CheckoutPaymentMethods_5fabced0045e(v) {
   return o_7afa87922d3d(v);
 }
 
+function c_Clock_8b2c41d2e775(v) {
+  return o_26548ad5706e(v);
+}
+
 function c_ConfirmationToken_22d71913c32f(v) {
   return o_2106b6ba7203(v);
 }
@@ -890,16 +894,16 @@ function c_User_e07cd541d116(v) {
   return o_9825d70aa35e(v);
 }
 
-function c_Variant_17009bf965ca(v) {
-  return o_fb44d3e5c79e(v);
+function c_Variant_2a8820936cfd(v) {
+  return o_a5b333f5943e(v);
 }
 
-function c_Variant_2fd46cd27148(v) {
-  return o_fb44d3e5c79e(v);
+function c_Variant_457480aa2b76(v) {
+  return o_c7f2cbb90fd7(v);
 }
 
-function c_Variant_f3b84615b732(v) {
-  return o_904c353442eb(v);
+function c_Variant_a8b54464a4e7(v) {
+  return o_a5b333f5943e(v);
 }
 
 function c_VerificationError_70d97da26421(v) {
@@ -1720,6 +1724,28 @@ function o_23c31e023cee(v) {
   return out + '}';
 }
 
+function o_26548ad5706e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["frozen_time"];
+  if (x !== undefined) { out += sep + "\"frozen_time\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["target_time"];
+  if (x !== undefined) { out += sep + "\"target_time\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_26b36204869c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1771,6 +1797,16 @@ function o_272b909753e0(v) {
   if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_28d9f0dfec90(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_457480aa2b76(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1875,16 +1911,6 @@ function o_2d111870dfe1(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_2e65c2b61ba5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_f3b84615b732(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3007,6 +3033,16 @@ function o_4f85f89a21ac(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4f9184db6765(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_2a8820936cfd(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4288,16 +4324,6 @@ function o_7d0b8da63d1e(v) {
   return out + '}';
 }
 
-function o_7dde4d0fa738(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_2fd46cd27148(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_7e609cc6d00d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4952,48 +4978,6 @@ function o_900255605e3e(v) {
   return out + '}';
 }
 
-function o_904c353442eb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["plan_type"];
-  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["billing_period"];
-  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["trial_period_days"];
-  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["initial_price"];
-  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["renewal_price"];
-  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["stock"];
-  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["short_link"];
-  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_90b17eac7e6e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5597,6 +5581,52 @@ function o_a5673281f1c2(v) {
   if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["amount"];
   if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_a5b333f5943e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_type"];
+  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["billing_period"];
+  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["trial_period_days"];
+  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["initial_price"];
+  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["renewal_price"];
+  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["expiration_days"];
+  if (x !== undefined) { out += sep + "\"expiration_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["split_pay_required_payments"];
+  if (x !== undefined) { out += sep + "\"split_pay_required_payments\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stock"];
+  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["short_link"];
+  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6574,6 +6604,52 @@ function o_c76976b134c6(v) {
   return out + '}';
 }
 
+function o_c7f2cbb90fd7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_type"];
+  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["billing_period"];
+  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["trial_period_days"];
+  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["initial_price"];
+  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["renewal_price"];
+  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["expiration_days"];
+  if (x !== undefined) { out += sep + "\"expiration_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["split_pay_required_payments"];
+  if (x !== undefined) { out += sep + "\"split_pay_required_payments\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["stock"];
+  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["short_link"];
+  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["purchase_url"];
+  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_c7fec335ca10(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6647,6 +6723,16 @@ function o_caff64c085c3(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Shipment_c447032bf0d2(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_cbd599f9a612(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_a8b54464a4e7(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6998,6 +7084,16 @@ function o_d41621c9eafe(v) {
   return out + '}';
 }
 
+function o_d5113a008ad0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Clock_8b2c41d2e775(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d5467066c608(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7321,16 +7417,6 @@ function o_de32f346a8af(v) {
   if (x !== undefined) { out += sep + "\"referral_link\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_de5d21b18dab(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_17009bf965ca(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -8096,48 +8182,6 @@ function o_fa85ab8091b1(v) {
   return out + '}';
 }
 
-function o_fb44d3e5c79e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["plan_type"];
-  if (x !== undefined) { out += sep + "\"plan_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["billing_period"];
-  if (x !== undefined) { out += sep + "\"billing_period\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["trial_period_days"];
-  if (x !== undefined) { out += sep + "\"trial_period_days\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["initial_price"];
-  if (x !== undefined) { out += sep + "\"initial_price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["renewal_price"];
-  if (x !== undefined) { out += sep + "\"renewal_price\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
-  x = v["visibility"];
-  if (x !== undefined) { out += sep + "\"visibility\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["stock"];
-  if (x !== undefined) { out += sep + "\"stock\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
-  x = v["short_link"];
-  if (x !== undefined) { out += sep + "\"short_link\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["purchase_url"];
-  if (x !== undefined) { out += sep + "\"purchase_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_fbf0039c4781(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8410,8 +8454,8 @@ function r_0bccf0d9c297(v) {
   return c_User_63556d3eea17(v);
 }
 
-function r_0ccd56979db3(v) {
-  return o_de5d21b18dab(v);
+function r_0c6afb4f2fc2(v) {
+  return c_Clock_8b2c41d2e775(v);
 }
 
 function r_0d0776b00e94(v) {
@@ -8518,6 +8562,10 @@ function r_2a4cc3abe681(v) {
   return o_ce4fee0a439b(v);
 }
 
+function r_2c610e96629d(v) {
+  return c_Variant_457480aa2b76(v);
+}
+
 function r_2d3bb78040bd(v) {
   return o_a31883b5e659(v);
 }
@@ -8554,10 +8602,6 @@ function r_37a500c789ac(v) {
   return c_User_b4f93805de63(v);
 }
 
-function r_38a2fbe95bc8(v) {
-  return c_Variant_f3b84615b732(v);
-}
-
 function r_392bd8053312(v) {
   return o_fc5f77bc8b0c(v);
 }
@@ -8574,12 +8618,20 @@ function r_3b7091bd3a6f(v) {
   return o_ff8ddef77ede(v);
 }
 
+function r_3f32dd9b38e3(v) {
+  return o_d5113a008ad0(v);
+}
+
 function r_3f41d30ce148(v) {
   return c_PromoCode_c27a75245c1c(v);
 }
 
 function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
+}
+
+function r_40b693ee8332(v) {
+  return o_4f9184db6765(v);
 }
 
 function r_4123f56b5c2d(v) {
@@ -8702,10 +8754,6 @@ function r_56424630289a(v) {
   return o_fc521af1c089(v);
 }
 
-function r_598035228c5f(v) {
-  return o_2e65c2b61ba5(v);
-}
-
 function r_5bb6dfb35c50(v) {
   return c_CheckoutConfiguration_dc1564265282(v);
 }
@@ -8790,8 +8838,8 @@ function r_6c0664a24f58(v) {
   return c_Payout_bb4060bf4e6d(v);
 }
 
-function r_6ce008ded526(v) {
-  return o_7dde4d0fa738(v);
+function r_6d7540fc4039(v) {
+  return o_cbd599f9a612(v);
 }
 
 function r_6ee67b7b3241(v) {
@@ -9074,6 +9122,10 @@ function r_bafbdf138975(v) {
   return c_Payout_6a8eb73d8673(v);
 }
 
+function r_bb3cd1021db0(v) {
+  return o_28d9f0dfec90(v);
+}
+
 function r_bf208dd6e948(v) {
   return o_0cef7af70fe6(v);
 }
@@ -9186,6 +9238,10 @@ function r_d72cb97338ef(v) {
   return c_RecommendedActionList_122a534d6e5d(v);
 }
 
+function r_d78607167ad0(v) {
+  return c_Variant_a8b54464a4e7(v);
+}
+
 function r_d7b632db257b(v) {
   return o_be415e998ec0(v);
 }
@@ -9246,6 +9302,10 @@ function r_e2c5cc2c8e38(v) {
   return c_Deleted_d24ef5be4d13(v);
 }
 
+function r_e404abe80ed0(v) {
+  return c_Variant_2a8820936cfd(v);
+}
+
 function r_e4dc58948c4d(v) {
   return c_Webhook_990d1cc7d105(v);
 }
@@ -9260,10 +9320,6 @@ function r_e52ec481b21f(v) {
 
 function r_e789f983743c(v) {
   return c_ResolutionCenterCaseSummary_06a8abfcc2af(v);
-}
-
-function r_ea0a9bcd70cf(v) {
-  return c_Variant_2fd46cd27148(v);
 }
 
 function r_edb761bc4cae(v) {
@@ -9292,10 +9348,6 @@ function r_ee5dc7e740a4(v) {
 
 function r_ef6345e78af7(v) {
   return c_PayoutMethod_48d49867f6e7(v);
-}
-
-function r_f05f4424b4aa(v) {
-  return c_Variant_17009bf965ca(v);
 }
 
 function r_f065b7709680(v) {
@@ -9370,6 +9422,7 @@ export const serializers = {
   "acceptTeamInvitation": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
+  "advanceClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "archiveSandboxExternalAccountLeadForm": { "2026-09-06": r_c41fb4d16690, "2026-09-02": r_c41fb4d16690, "2026-08-28": r_c41fb4d16690, "2026-08-25": r_7738285448d5, "2026-08-21": r_7738285448d5, "2026-08-14": r_7738285448d5, "2026-08-07": r_7738285448d5, "2026-07-30": r_7738285448d5, "2026-07-23": r_7738285448d5, "2026-07-22": r_7738285448d5, "2026-07-20": r_7738285448d5, "2025-01-01": r_7738285448d5 },
   "attachExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
@@ -9402,6 +9455,7 @@ export const serializers = {
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
+  "createClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createEvent": { "2026-09-06": r_a2394299b177, "2026-09-02": r_a2394299b177, "2026-08-28": r_a2394299b177, "2026-08-25": r_a2394299b177, "2026-08-21": r_a2394299b177, "2026-08-14": r_a2394299b177, "2026-08-07": r_a2394299b177, "2026-07-30": r_a2394299b177, "2026-07-23": r_a2394299b177, "2026-07-22": r_a2394299b177, "2026-07-20": r_a2394299b177, "2025-01-01": r_a2394299b177 },
@@ -9417,7 +9471,7 @@ export const serializers = {
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "createPayoutMethod": { "2026-09-06": r_035a1d1ada29, "2026-09-02": r_035a1d1ada29, "2026-08-28": r_8310f395ee65, "2026-08-25": r_8310f395ee65, "2026-08-21": r_8310f395ee65, "2026-08-14": r_8310f395ee65, "2026-08-07": r_8310f395ee65, "2026-07-30": r_8310f395ee65, "2026-07-23": r_ef6345e78af7, "2026-07-22": r_ef6345e78af7, "2026-07-20": r_ef6345e78af7, "2025-01-01": r_ef6345e78af7 },
-  "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "createPlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "createReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
@@ -9428,7 +9482,7 @@ export const serializers = {
   "createSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "createSwapQuote": { "2026-09-06": r_ee208ef86970, "2026-09-02": r_ee208ef86970, "2026-08-28": r_ee208ef86970, "2026-08-25": r_ee208ef86970, "2026-08-21": r_ee208ef86970, "2026-08-14": r_ee208ef86970, "2026-08-07": r_ee208ef86970, "2026-07-30": r_ee208ef86970, "2026-07-23": r_ee208ef86970, "2026-07-22": r_ee208ef86970, "2026-07-20": r_ee208ef86970, "2025-01-01": r_ee208ef86970 },
   "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "createVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "createVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "createWithdrawal": { "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
@@ -9439,6 +9493,7 @@ export const serializers = {
   "deleteAudience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteClock": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteExperience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteExternalAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -9477,6 +9532,7 @@ export const serializers = {
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
   "listCheckoutPaymentMethods": { "2026-09-06": r_b7ac7377816f, "2026-09-02": r_b7ac7377816f, "2026-08-28": r_b7ac7377816f, "2026-08-25": r_b7ac7377816f, "2026-08-21": r_b7ac7377816f, "2026-08-14": r_b7ac7377816f, "2026-08-07": r_b7ac7377816f, "2026-07-30": r_b7ac7377816f, "2026-07-23": r_b7ac7377816f, "2026-07-22": r_b7ac7377816f, "2026-07-20": r_b7ac7377816f, "2025-01-01": r_b7ac7377816f },
+  "listClocks": { "2026-09-06": r_3f32dd9b38e3, "2026-09-02": r_3f32dd9b38e3, "2026-08-28": r_3f32dd9b38e3, "2026-08-25": r_3f32dd9b38e3, "2026-08-21": r_3f32dd9b38e3, "2026-08-14": r_3f32dd9b38e3, "2026-08-07": r_3f32dd9b38e3, "2026-07-30": r_3f32dd9b38e3, "2026-07-23": r_3f32dd9b38e3, "2026-07-22": r_3f32dd9b38e3, "2026-07-20": r_3f32dd9b38e3, "2025-01-01": r_3f32dd9b38e3 },
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
@@ -9506,7 +9562,7 @@ export const serializers = {
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
-  "listPlans": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
+  "listPlans": { "2026-09-06": r_40b693ee8332, "2026-09-02": r_40b693ee8332, "2026-08-28": r_40b693ee8332, "2026-08-25": r_40b693ee8332, "2026-08-21": r_6d7540fc4039, "2026-08-14": r_6d7540fc4039, "2026-08-07": r_6d7540fc4039, "2026-07-30": r_6d7540fc4039, "2026-07-23": r_6d7540fc4039, "2026-07-22": r_6d7540fc4039, "2026-07-20": r_bb3cd1021db0, "2025-01-01": r_bb3cd1021db0 },
   "listProducts": { "2026-09-06": r_c3fb51457cbd, "2026-09-02": r_c3fb51457cbd, "2026-08-28": r_c3fb51457cbd, "2026-08-25": r_c3fb51457cbd, "2026-08-21": r_c3fb51457cbd, "2026-08-14": r_c3fb51457cbd, "2026-08-07": r_c3fb51457cbd, "2026-07-30": r_c3fb51457cbd, "2026-07-23": r_c3fb51457cbd, "2026-07-22": r_c3fb51457cbd, "2026-07-20": r_2d3bb78040bd, "2025-01-01": r_2d3bb78040bd },
   "listPromoCodes": { "2026-09-06": r_43704787a143, "2026-09-02": r_43704787a143, "2026-08-28": r_43704787a143, "2026-08-25": r_43704787a143, "2026-08-21": r_43704787a143, "2026-08-14": r_43704787a143, "2026-08-07": r_43704787a143, "2026-07-30": r_0f3e5890d55b, "2026-07-23": r_0f3e5890d55b, "2026-07-22": r_0f3e5890d55b, "2026-07-20": r_0f3e5890d55b, "2025-01-01": r_0f3e5890d55b },
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
@@ -9524,7 +9580,7 @@ export const serializers = {
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
   "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
   "listUserRecommendedActions": { "2026-09-06": r_0315c9b2dae2, "2026-09-02": r_0315c9b2dae2, "2026-08-28": r_0315c9b2dae2, "2026-08-25": r_0315c9b2dae2, "2026-08-21": r_0315c9b2dae2, "2026-08-14": r_0315c9b2dae2, "2026-08-07": r_0315c9b2dae2, "2026-07-30": r_0315c9b2dae2, "2026-07-23": r_0315c9b2dae2, "2026-07-22": r_0315c9b2dae2, "2026-07-20": r_0315c9b2dae2, "2025-01-01": r_0315c9b2dae2 },
-  "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
+  "listVariants": { "2026-09-06": r_40b693ee8332, "2026-09-02": r_40b693ee8332, "2026-08-28": r_40b693ee8332, "2026-08-25": r_40b693ee8332, "2026-08-21": r_6d7540fc4039, "2026-08-14": r_6d7540fc4039, "2026-08-07": r_6d7540fc4039, "2026-07-30": r_6d7540fc4039, "2026-07-23": r_6d7540fc4039, "2026-07-22": r_6d7540fc4039, "2026-07-20": r_bb3cd1021db0, "2025-01-01": r_bb3cd1021db0 },
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
   "listWebhookDeliveries": { "2026-09-06": r_05bdd1c318d3, "2026-09-02": r_05bdd1c318d3, "2026-08-28": r_05bdd1c318d3, "2026-08-25": r_05bdd1c318d3, "2026-08-21": r_05bdd1c318d3, "2026-08-14": r_05bdd1c318d3, "2026-08-07": r_05bdd1c318d3, "2026-07-30": r_05bdd1c318d3, "2026-07-23": r_05bdd1c318d3, "2026-07-22": r_05bdd1c318d3, "2026-07-20": r_05bdd1c318d3, "2025-01-01": r_05bdd1c318d3 },
   "listWebhooks": { "2026-09-06": r_cbc7204c6f0b, "2026-09-02": r_cbc7204c6f0b, "2026-08-28": r_cbc7204c6f0b, "2026-08-25": r_cbc7204c6f0b, "2026-08-21": r_cbc7204c6f0b, "2026-08-14": r_cbc7204c6f0b, "2026-08-07": r_e131e0fed6bf, "2026-07-30": r_477d95fd046b, "2026-07-23": r_477d95fd046b, "2026-07-22": r_477d95fd046b, "2026-07-20": r_477d95fd046b, "2025-01-01": r_477d95fd046b },
@@ -9562,6 +9618,7 @@ export const serializers = {
   "retrieveCardTransaction": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
+  "retrieveClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "retrieveCryptoDeposit": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
@@ -9585,7 +9642,7 @@ export const serializers = {
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "retrievePerson": { "2026-09-06": r_55cf5e2c3d16, "2026-09-02": r_55cf5e2c3d16, "2026-08-28": r_55cf5e2c3d16, "2026-08-25": r_55cf5e2c3d16, "2026-08-21": r_55cf5e2c3d16, "2026-08-14": r_55cf5e2c3d16, "2026-08-07": r_55cf5e2c3d16, "2026-07-30": r_55cf5e2c3d16, "2026-07-23": r_55cf5e2c3d16, "2026-07-22": r_55cf5e2c3d16, "2026-07-20": r_55cf5e2c3d16, "2025-01-01": r_55cf5e2c3d16 },
-  "retrievePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "retrievePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
@@ -9602,7 +9659,7 @@ export const serializers = {
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "retrieveUpgradeAssistant": { "2026-09-06": r_9c0c1ca6237c, "2026-09-02": r_9c0c1ca6237c, "2026-08-28": r_9c0c1ca6237c, "2026-08-25": r_9c0c1ca6237c, "2026-08-21": r_9c0c1ca6237c, "2026-08-14": r_9c0c1ca6237c, "2026-08-07": r_9c0c1ca6237c, "2026-07-30": r_9c0c1ca6237c, "2026-07-23": r_9c0c1ca6237c, "2026-07-22": r_9c0c1ca6237c, "2026-07-20": r_9c0c1ca6237c, "2025-01-01": r_9c0c1ca6237c },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
-  "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "retrieveVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
@@ -9637,13 +9694,13 @@ export const serializers = {
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
-  "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "updatePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
   "updateSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "updateTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
-  "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
+  "updateVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "updateWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "voidPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },

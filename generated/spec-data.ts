@@ -95,6 +95,8 @@ export const specData = {
     "experience:create",
     "experience:update",
     "experience:delete",
+    "sandbox_clock:read",
+    "sandbox_clock:manage",
     "review:read",
     "developer:basic:read",
     "developer:create_app",
@@ -191,6 +193,7 @@ export const specData = {
     "CardTopUp": "ctop_",
     "CardTransaction": "citx_",
     "CheckoutConfiguration": "chcfg_",
+    "Clock": "clk_",
     "ConfirmationToken": "ctok_",
     "CryptoDeposit": "cdep_",
     "Dispute": "dspt_",
@@ -269,6 +272,8 @@ export const specData = {
     "card_transaction.reversed": "CardTransaction",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
+    "clock.advancing": "Clock",
+    "clock.ready": "Clock",
     "crypto_deposit.created": "CryptoDeposit",
     "crypto_deposit.confirmed": "CryptoDeposit",
     "crypto_deposit.below_minimum": "CryptoDeposit",
@@ -299,6 +304,10 @@ export const specData = {
     "membership.paused": "Membership",
     "membership.resumed": "Membership",
     "membership.extended": "Membership",
+    "membership.renewed": "Membership",
+    "membership.past_due": "Membership",
+    "membership.expired": "Membership",
+    "membership.completed": "Membership",
     "payment_method_domain.created": "PaymentMethodDomain",
     "payment_method_domain.verified": "PaymentMethodDomain",
     "payment.succeeded": "Payment",
@@ -690,6 +699,15 @@ export const specData = {
     },
     "Membership": {
       "field": "status",
+      "schedules": {
+        "renewal_retries": {
+          "days": [
+            3,
+            5,
+            7
+          ]
+        }
+      },
       "transitions": {
         "activate": {
           "from": [

@@ -854,6 +854,22 @@ export interface CheckoutPaymentMethods {
     wallets_unavailable_reason: string | null;
 }
 
+/** A sandbox clock that an account and its connected accounts run on. */
+export interface Clock {
+    id: string;
+    /** The account put on the clock; its connected accounts follow it. */
+    account_id: string;
+    name: string | null;
+    /** The clock's time: "now" for its accounts. */
+    frozen_time: string;
+    /** advancing while an advance runs what falls due; ready when it has reached its target. */
+    status: "ready" | "advancing";
+    /** Where a running advance is going; null when ready. */
+    target_time: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 export interface ConfirmationToken {
     id: string;
     card: CardSummary;
@@ -2389,6 +2405,10 @@ export interface Variant {
     initial_price: Money;
     /** Charged every billing_period; null for one_time. */
     renewal_price: Money | null;
+    /** one_time only: days of access a purchase grants (the membership expires then); null for access that does not expire, and for renewal variants. */
+    expiration_days: number | null;
+    /** renewal only: the number of payments (the purchase included) after which the membership completes at the end of the period the last one paid, with no further charge; null renews until canceled (and for one_time). */
+    split_pay_required_payments: number | null;
     visibility: "visible" | "hidden" | "quick_link" | "archived";
     /** Purchases left; null is unlimited. */
     stock: number | null;
@@ -3235,6 +3255,51 @@ export interface ListCheckoutPaymentMethodsInput {
 }
 
 export type ListCheckoutPaymentMethodsOutput = CheckoutPaymentMethods;
+
+/** GET /sandbox/clocks: Sandbox: list clocks */
+export interface ListClocksInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListClocksOutput = Page<Clock>;
+
+/** POST /sandbox/clocks: Sandbox: put an account on a clock */
+export interface CreateClockInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; frozen_time?: string; name?: string | null };
+}
+
+export type CreateClockOutput = Clock;
+
+/** GET /sandbox/clocks/{id}: Sandbox: retrieve a clock */
+export interface RetrieveClockInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveClockOutput = Clock;
+
+/** POST /sandbox/clocks/{id}/advance: Sandbox: advance a clock */
+export interface AdvanceClockInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { frozen_time: string };
+}
+
+export type AdvanceClockOutput = Clock;
+
+/** DELETE /sandbox/clocks/{id}: Sandbox: delete a clock */
+export interface DeleteClockInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteClockOutput = Deleted;
 
 /** POST /confirmation_tokens: Create a confirmation token from card details */
 export interface CreateConfirmationTokenInput {
@@ -4851,7 +4916,7 @@ export type ListVariantsOutput = Page<Variant>;
 export interface CreateVariantInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; expiration_days?: number | null; split_pay_required_payments?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
 }
 
 export type CreateVariantOutput = Variant;
@@ -4869,7 +4934,7 @@ export type RetrieveVariantOutput = Variant;
 export interface UpdateVariantInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; expiration_days?: number | null; split_pay_required_payments?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
 }
 
 export type UpdateVariantOutput = Variant;
@@ -4905,7 +4970,7 @@ export type ListPlansOutput = Page<Variant>;
 export interface CreatePlanInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; expiration_days?: number | null; split_pay_required_payments?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
 }
 
 export type CreatePlanOutput = Variant;
@@ -4923,7 +4988,7 @@ export type RetrievePlanOutput = Variant;
 export interface UpdatePlanInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; expiration_days?: number | null; split_pay_required_payments?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
 }
 
 export type UpdatePlanOutput = Variant;
@@ -4995,7 +5060,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -5022,7 +5087,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -5119,6 +5184,11 @@ export interface Operations {
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
     listCheckoutPaymentMethods: { input: ListCheckoutPaymentMethodsInput; output: ListCheckoutPaymentMethodsOutput };
+    listClocks: { input: ListClocksInput; output: ListClocksOutput };
+    createClock: { input: CreateClockInput; output: CreateClockOutput };
+    retrieveClock: { input: RetrieveClockInput; output: RetrieveClockOutput };
+    advanceClock: { input: AdvanceClockInput; output: AdvanceClockOutput };
+    deleteClock: { input: DeleteClockInput; output: DeleteClockOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
     createDeposit: { input: CreateDepositInput; output: CreateDepositOutput };
     listCryptoDeposits: { input: ListCryptoDepositsInput; output: ListCryptoDepositsOutput };

@@ -19,6 +19,7 @@ export function emitSpecData(spec: ApiSpec): string {
     events: Object.fromEntries(Object.entries(spec.events).map(([k, v]) => [k, v.schema])),
     stateMachines: Object.fromEntries(Object.entries(spec.state_machines).map(([k, m]) => [k, {
       field: m.field,
+      ...(m.schedules ? { schedules: Object.fromEntries(Object.entries(m.schedules).map(([n, s]) => [n, { days: s.days }])) } : {}),
       transitions: Object.fromEntries(Object.entries(m.transitions).map(([a, t]) => [a, { from: t.from, to: t.to }])),
     }])),
   };

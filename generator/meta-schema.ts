@@ -174,6 +174,20 @@ export const areaFileSchema = {
         properties: {
           field: identifier,
           description: { type: 'string' },
+          // Timed steps the machine's handlers follow, as data (e.g. a dunning schedule), emitted into spec-data.
+          schedules: {
+            type: 'object',
+            propertyNames: identifier,
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['days', 'description'],
+              properties: {
+                days: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 1 },
+                description: { type: 'string' },
+              },
+            },
+          },
           transitions: {
             type: 'object',
             propertyNames: identifier,

@@ -229,6 +229,8 @@ export interface StateMachineSpec {
   area: string;
   field: string;
   description?: string;
+  /** timed steps as data: days after a starting instant (emitted into spec-data) */
+  schedules?: Record<string, { days: number[]; description: string }>;
   transitions: Record<string, { from: string[]; to: string; description?: string }>;
 }
 

@@ -1,9 +1,12 @@
 // Background tasks by name; each is business logic run by graphile-worker outside any request.
 import type { TaskList } from 'graphile-worker';
 import type { Knex } from 'knex';
+import { ADVANCE_CLOCK, advanceClockTask, onClocks } from '../runtime/clock-advance.js';
+import { clockSweeps } from './sandbox/clock-sweeps.js';
+import { clockReady } from './clocks/clock-events.js';
 import { DEPLOY_BLUEPRINT, deployBlueprint } from './accounts/account-sites.js';
 import { accountPreferencesTasks } from './account_preferences/tasks.js';
-import { membershipTasks } from './memberships/tasks.js';
+import { membershipTasks, MEMBERSHIP_PERIOD_SWEEP } from './memberships/tasks.js';
 import { setupIntentTasks } from './setup_intents/tasks.js';
 import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
 import { paymentTasks } from './payments/tasks.js';
@@ -30,7 +33,15 @@ import { externalAccountTasks } from './external_accounts/sandbox-network.js';
 import { appBuildTasks } from './apps/build-system.js';
 import { audienceTasks } from './audiences/build.js';
 
+/** Every task, each running at the time of the clock its job was queued on (runtime/clock-advance.ts), with the task
+ * that advances sandbox clocks through the same tasks and this project's clock sweeps. */
 export function taskList(db: Knex): TaskList {
+  const tasks: TaskList = businessTasks(db);
+  tasks[ADVANCE_CLOCK] = advanceClockTask(db, () => tasks, () => clockSweeps, clockReady);
+  return onClocks(db, tasks);
+}
+
+function businessTasks(db: Knex): TaskList {
   return {
     [DEPLOY_BLUEPRINT]: deployBlueprint(db),
     ...accountPreferencesTasks(db),
@@ -62,12 +73,13 @@ export function taskList(db: Knex): TaskList {
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
- * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
+ * settled payments' funds, the memberships that fell due (renewals, dunning, ends) and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
  * exports and of api logs, Economic Intelligence's recommendations for the accounts where it is on, and the simulated
  * ad network's delivery of the hour just ended. (Jobs of a worker that died need nothing here:
  * runtime/worker-liveness.ts releases them for every task.) */
 export const schedule = {
   crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`,
-    `30 * * * * ${PURGE_API_LOGS}`, `15 * * * * ${SWEEP_EI}`, `1 * * * * ${DELIVER_ADS}`],
+    `30 * * * * ${PURGE_API_LOGS}`, `15 * * * * ${SWEEP_EI}`, `1 * * * * ${DELIVER_ADS}`,
+    `* * * * * ${MEMBERSHIP_PERIOD_SWEEP}`],
   onStart: [],
 };

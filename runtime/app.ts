@@ -1,6 +1,7 @@
 // The Koa application: request id, one log line per request, the error envelope and request metrics; the routes
 // without credentials (health, readiness, metrics, the documentation site, the OpenAPI documents); then routing,
 // CORS for client-id operations, authentication, rate limits, version resolution and the generated operations.
+import { onCredentialClock } from './request-clock.js';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -172,7 +173,7 @@ export function createApp(options: AppOptions): Koa {
       const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
       ctx.state.version = version;
       ctx.set('Api-Version-Date', version);
-      await next();
+      await onCredentialClock(conn, principal.clockId, next);
     });
   });
   app.use(routes.middleware);

@@ -50,11 +50,11 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     const clientId = header.trim();
     // Unknown ids are not kept: a new account's client id must work at once.
     const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,
-      async () => (await query(db, 'select id, allowed_origins from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
+      async () => (await query(db, 'select id, allowed_origins, clock_id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
     if (!account) throw unauthenticated('Unknown client id');
     return {
       kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null,
-      allowedOrigins: account.allowed_origins,
+      allowedOrigins: account.allowed_origins, clockId: account.clock_id,
     };
   }
   const secret = bearer[1];
@@ -73,7 +73,7 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     }
     return {
       kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
-      rateLimitMultiplier: key.rate_limit_multiplier, appId: key.app_id,
+      rateLimitMultiplier: key.rate_limit_multiplier, appId: key.app_id, clockId: key.clockId,
     };
   }
   if (secret.startsWith('utok_')) {
@@ -100,17 +100,20 @@ interface ApiKeyRow {
   rate_limit_multiplier: number;
   scopes: ScopeSet;
   versionPin: string | null;
+  clockId: string | null;
 }
 
 async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
   const [key] = await query(db, `select id, account_id, app_id, role, statements, ip_allowlist, api_version_date, expires_at,
-    revoked_at, last_used_at, rate_limit_multiplier from api_keys where secret_hash = $1`, [hash]);
+    revoked_at, last_used_at, rate_limit_multiplier, (select a.clock_id from accounts a where a.id = api_keys.account_id) as clock_id
+    from api_keys where secret_hash = $1`, [hash]);
   if (!key) return null;
   return {
     id: key.id, account_id: key.account_id, app_id: key.app_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
     revoked_at: key.revoked_at, lastUsedMs: key.last_used_at === null ? null : Date.parse(key.last_used_at), rate_limit_multiplier: key.rate_limit_multiplier,
     scopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
     versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
+    clockId: key.clock_id,
   };
 }
 

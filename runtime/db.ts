@@ -2,6 +2,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { listenOnConnection } from './shared-cache.js';
+import { alignSession } from './clock.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
 pg.types.setTypeParser(1184, isoTimestamp);
@@ -34,7 +35,19 @@ export function createKnex(url: string, poolMax = 10): Knex {
       },
     },
   });
+  runOnClocks(db);
   return db;
+}
+
+/** Every connection the pool lends is set to the clock of the code asking for it (runtime/clock.ts). */
+function runOnClocks(db: Knex): void {
+  const client = db.client as { acquireConnection(): Promise<pg.Client> };
+  const acquire = client.acquireConnection.bind(client);
+  client.acquireConnection = async () => {
+    const conn = await acquire();
+    await alignSession(conn as never);
+    return conn;
+  };
 }
 
 export { openServer, withDatabase } from './bootstrap.js';

@@ -12,9 +12,10 @@ const RECORD_EVENT = `with event as (insert into events (id, type, account_id, d
 /** Only names in the areas' events catalogues type-check; `data` is the newest shape of the event's schema. */
 export async function recordEvent(db: Knex, type: EventType, accountId: string | null, data: unknown): Promise<void> {
   const id = newId('evt_');
-  // Delivery starts from a job committed with the event: no event is lost between the write and its fan-out.
+  // Delivery starts from a job committed with the event: no event is lost between the write and its fan-out. It runs
+  // at the wall's time even when the event happened on a clock: receivers live at real time.
   await writeAtCommit(db, RECORD_EVENT, [id, type, accountId, JSON.stringify(data),
-    ...jobParams(DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}` })]);
+    ...jobParams(DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}`, realTime: true })]);
 }
 
 /** The task that fans an event out to its subscribers (handlers/webhooks/delivery). */

@@ -1,4 +1,6 @@
-// Background jobs on graphile-worker, added with SQL inside the request's own transaction.
+// Background jobs on graphile-worker, added with SQL inside the request's own transaction. On a clock
+// (runtime/clock.ts), a job not due yet by the clock's time waits for the clock instead (public.app_add_job,
+// migrations/525_clocks.ts).
 import type { Knex } from 'knex';
 import { writeAtCommit } from './request-db.js';
 
@@ -10,17 +12,19 @@ export interface JobOptions {
   jobKeyMode?: 'replace' | 'preserve_run_at' | 'unsafe_dedupe';
   runAt?: Date;
   maxAttempts?: number;
+  /** at the wall's time even on a clock (runtime/clock.ts): work for the world outside, such as sending a webhook */
+  realTime?: boolean;
 }
 
-/** graphile-worker's add_job as an SQL expression whose six parameters start at $first, so a write can queue its job
+/** graphile-worker's add_job as an SQL expression whose seven parameters start at $first, so a write can queue its job
  * in its own statement (one round trip fewer); `jobParams` gives the values. */
 export const addJobExpression = (first: number): string =>
-  `graphile_worker.add_job($${first}, $${first + 1}::json, run_at => $${first + 2}::timestamptz, max_attempts => $${first + 3}, ` +
-  `job_key => $${first + 4}, job_key_mode => $${first + 5})`;
+  `public.app_add_job($${first}, $${first + 1}::json, $${first + 2}::timestamptz, $${first + 3}, $${first + 4}, $${first + 5}, ` +
+  `$${first + 6}::boolean)`;
 
 export const jobParams = (task: string, payload: unknown, options: JobOptions = {}): unknown[] =>
   [task, JSON.stringify(payload ?? {}), options.runAt?.toISOString() ?? null, options.maxAttempts ?? 25, options.jobKey ?? null,
-    options.jobKeyMode ?? 'replace'];
+    options.jobKeyMode ?? 'replace', options.realTime ?? false];
 
 const ADD_JOB = `select ${addJobExpression(1)}`;
 

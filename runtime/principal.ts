@@ -18,6 +18,8 @@ export interface Principal {
   rateLimitMultiplier?: number;
   /** the app an API key belongs to (it acts for the app's account, accountId); null or absent otherwise */
   appId?: string | null;
+  /** the sandbox clock an API key's account runs on (runtime/clock.ts); null or absent: real time */
+  clockId?: string | null;
 }
 
 /** A set of scopes with `*` and `prefix:*` wildcards, and explicit denials that win. */

@@ -3,6 +3,7 @@
 // over plain pg on a read (measured by `npm run bench`).
 import type { Knex } from 'knex';
 import { quoteLiteral } from './sql-literal.js';
+import { alignSession } from './clock.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
@@ -163,6 +164,13 @@ export async function atCommit(db: Knex, statement: string): Promise<void> {
     return;
   }
   (conn[AT_COMMIT] ??= []).push(statement);
+}
+
+/** Sets the request's own connection to the clock the request runs on (runtime/clock.ts): it was lent before the
+ * credential said which. */
+export async function alignRequestConnection(db: Knex): Promise<void> {
+  const conn = requestConnection(db);
+  if (conn) await alignSession(conn as never);
 }
 
 /** Undoes the transaction's work since `SAVEPOINT name`, keeping what came before. */

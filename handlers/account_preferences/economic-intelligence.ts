@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { AccountPreferences } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
 import { nowMs } from '../shared/now.js';
 import { queueRecommendations } from '../economic_intelligence/generate.js';
@@ -23,7 +24,7 @@ const isFuture = (ts: string | null, now: number) => ts !== null && Date.parse(t
 /** Economic Intelligence is part of the Account resource, so its changes move the account's updated_at. */
 export const touched = (db: Knex) => ({ updated_at: nowMs(db) });
 
-export function economicIntelligenceView(row: AccountRow, now = Date.now()): AccountPreferences['economic_intelligence'] {
+export function economicIntelligenceView(row: AccountRow, now = clockNow().getTime()): AccountPreferences['economic_intelligence'] {
   const on = isFuture(row.economic_intelligence_ends_at, now);
   return {
     // A free trial is the feature on without a paid period.
@@ -52,7 +53,7 @@ async function stopRenewal(db: Knex, row: AccountRow, now: number): Promise<void
  * Applies economic_intelligence_duration_key to a locked account row: a key turns the feature on for that offer's
  * duration; null stops auto-renewal.
  */
-export async function applyDurationKey(db: Knex, row: AccountRow, key: string | null, now = Date.now()): Promise<void> {
+export async function applyDurationKey(db: Knex, row: AccountRow, key: string | null, now = clockNow().getTime()): Promise<void> {
   if (key === null) return stopRenewal(db, row, now);
   const endsAt = row.economic_intelligence_ends_at;
   if (isFuture(endsAt, now)) {

@@ -4,8 +4,9 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { durationMs, scheduleRenewal, touched } from './economic-intelligence.js';
 import { recordEvent } from '../../runtime/events.js';
+import { clockNow } from '../../runtime/clock.js';
 
-export async function renewEconomicIntelligence(db: Knex, accountId: string, now = Date.now()): Promise<void> {
+export async function renewEconomicIntelligence(db: Knex, accountId: string, now = clockNow().getTime()): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await trx('accounts').where({ id: accountId }).forUpdate()
       .first('id', 'economic_intelligence_ends_at', 'economic_intelligence_offer_key', 'economic_intelligence_auto_renew');

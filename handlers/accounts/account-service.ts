@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { SALES_PERCENTAGE } from '../partners/accrue.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { conflict } from '../../runtime/errors.js';
+import { nowMs } from '../shared/now.js';
 
 export interface NewAccount {
   title: string;
@@ -49,7 +50,7 @@ export async function referPartnerBusiness(db: Knex, accountId: string, username
   const partner = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
   if (!partner) return;
   await db('partner_businesses').insert({
-    id: newId('pbiz_'), account_id: accountId, partner_user_id: partner.id, sales_percentage: SALES_PERCENTAGE, referral_started_at: db.fn.now(),
+    id: newId('pbiz_'), account_id: accountId, partner_user_id: partner.id, sales_percentage: SALES_PERCENTAGE, referral_started_at: nowMs(db),
   });
 }
 
@@ -73,6 +74,8 @@ export async function insertAccount(db: Knex, input: NewAccount): Promise<Record
     affiliate_code: input.affiliateCode ?? null,
     blueprint_id: input.blueprintId ?? null,
     owner_user_id: input.ownerUserId ?? null,
+    // A connected account runs on its parent's sandbox clock (handlers/clocks), if it has one.
+    ...(parentId ? { clock_id: db.raw('(select p.clock_id from accounts p where p.id = ?)', [parentId]) } : {}),
   };
   // ON CONFLICT DO NOTHING instead of catching a unique violation: the caller's transaction stays usable, and a
   // concurrent insert of the same external id is waited for, so the re-check below sees it once committed.
@@ -87,7 +90,7 @@ export async function insertAccount(db: Knex, input: NewAccount): Promise<Record
       if (row.affiliate_code) await referPartnerBusiness(db, row.id, row.affiliate_code);
       if (input.ownerUserId) {
         await db('team_members').insert({
-          id: newId('tmem_'), account_id: row.id, user_id: input.ownerUserId, role: 'owner', status: 'active', accepted_at: db.fn.now(),
+          id: newId('tmem_'), account_id: row.id, user_id: input.ownerUserId, role: 'owner', status: 'active', accepted_at: nowMs(db),
         });
       }
       return row;

@@ -8,6 +8,7 @@ import { resources } from '../../generated/resources.js';
 import type { Access } from '../../runtime/access.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { money } from '../../runtime/money.js';
+import { clockNow } from '../../runtime/clock.js';
 import { readRow, type Row } from '../../runtime/plain/stored-resource.js';
 
 export type AccountRow = Record<string, any>;
@@ -28,7 +29,7 @@ function offersFor(offers: readonly OfferRow[], row: AccountRow, now: number, al
   }));
 }
 
-export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()): Promise<EconomicIntelligenceOffer[]> {
+export async function pickableOffers(db: Knex, row: AccountRow, now = clockNow().getTime()): Promise<EconomicIntelligenceOffer[]> {
   return offersFor(await economicIntelligenceOffers(db) as readonly OfferRow[], row, now);
 }
 
@@ -67,7 +68,7 @@ export async function accountViews(db: Knex, access: Access, rows: Row[], option
   if (rows.length === 0) return [];
   const milestones = await rewardMilestones(db);
   const offers = await economicIntelligenceOffers(db) as readonly OfferRow[];
-  const now = Date.now();
+  const now = clockNow().getTime();
   const views: Account[] = [];
   // One after another: the caller's access is cached per process, and a request has a single connection.
   for (const row of rows) {

@@ -2,9 +2,14 @@
 // (delivery-model.ts), writes one hour row per ad and adds it to the day rows, bills the hour (billing.ts) and
 // advances delivered_through. One campaign-hour is one transaction with the campaign locked, and delivered_through
 // says what is done: a re-run or a second worker delivers nothing twice, and a worker that died mid-hour left
-// nothing of that hour behind.
+// nothing of that hour behind. Hours are business time: the campaigns of accounts in the current clock scope
+// (handlers/sandbox/sweep-scope.ts) deliver up to the clock context's now, the cron's at real time, a sandbox clock's
+// at each hour its advance passes (adDeliverySweep).
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
+import type { ClockSweep } from '../../runtime/clock-advance.js';
+import { clockNow } from '../../runtime/clock.js';
+import { isoOrNull, sweepScope } from '../sandbox/sweep-scope.js';
 import { recordEvent } from '../../runtime/events.js';
 import { audienceSizes } from './references.js';
 import { adHour, audienceSize, hourlyBudget, split, type AdHour, type Objective } from './delivery-model.js';
@@ -88,8 +93,9 @@ export async function deliverCampaignHour(db: Knex, campaignId: string, hour: Da
 
 /** Every hour due before `now`, campaign by campaign (the test's clock, or the worker's). */
 export async function deliverDue(db: Knex, now: Date): Promise<void> {
+  const scope = sweepScope('ad_campaigns.account_id');
   const campaigns = await db('ad_campaigns').where({ status: 'active' }).whereNull('deleted_at').whereNotNull('launched_at')
-    .select('id', 'delivered_through', 'launched_at');
+    .whereRaw(scope.sql, scope.bindings).select('id', 'delivered_through', 'launched_at');
   for (const c of campaigns) {
     let next = c.delivered_through ? new Date(c.delivered_through).getTime() : ceilHour(new Date(c.launched_at).getTime());
     for (let i = 0; i < CATCH_UP_HOURS && next + HOUR <= now.getTime(); i++, next += HOUR) {
@@ -98,4 +104,25 @@ export async function deliverDue(db: Knex, now: Date): Promise<void> {
   }
 }
 
-export const deliverAdsTask = (db: Knex): Task => async () => { await deliverDue(db, new Date()); };
+export const deliverAdsTask = (db: Knex): Task => async () => { await deliverDue(db, clockNow()); };
+
+const CEIL_HOUR = (column: string) => `(date_trunc('hour', ${column} - interval '1 microsecond') + interval '1 hour')`;
+/** The start of a campaign's next undelivered hour (its first: launched_at rounded up to the hour). */
+const NEXT_HOUR = `coalesce(c.delivered_through, ${CEIL_HOUR('c.launched_at')})`;
+
+/** The end of the next hour in which a campaign in scope delivers. Hours outside a campaign's schedule deliver nothing,
+ * so a clock does not stop at them: the run at the next hour that counts catches them up (deliverDue), and a campaign
+ * past its ends_at no longer makes the clock stop every hour. */
+export async function nextDeliveryAt(db: Knex): Promise<string | null> {
+  const scope = sweepScope('c.account_id');
+  const row = await db('ad_campaigns as c').where({ 'c.status': 'active' }).whereNull('c.deleted_at').whereNotNull('c.launched_at')
+    .whereRaw(scope.sql, scope.bindings).whereRaw(`(c.ends_at is null or ${NEXT_HOUR} < c.ends_at)`)
+    .first(db.raw(`min(greatest(${NEXT_HOUR}, coalesce(${CEIL_HOUR('c.starts_at')}, '-infinity'))) + interval '1 hour' as due`));
+  return isoOrNull(row?.due);
+}
+
+export const adDeliverySweep: ClockSweep = {
+  name: DELIVER_ADS,
+  nextDueAt: nextDeliveryAt,
+  run: async (db) => { await deliverDue(db, clockNow()); },
+};

@@ -3,6 +3,7 @@
 // follows the window and the rows asked for, never how long the ads have run.
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
+import { clockNow } from '../../runtime/clock.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -14,7 +15,7 @@ export interface Totals { impressions: number; clicks: number; results: number; 
 export const ZERO: Totals = { impressions: 0, clicks: 0, results: 0, spend: 0, result_value: 0 };
 
 /** Hours starting in [from, to) count; default the 30 days before now; at most 366 days. */
-export function statsWindow(query: { stats_from?: string; stats_to?: string }, now = new Date()): Window {
+export function statsWindow(query: { stats_from?: string; stats_to?: string }, now = clockNow()): Window {
   const to = query.stats_to ? new Date(query.stats_to) : now;
   const from = query.stats_from ? new Date(query.stats_from) : new Date(to.getTime() - DEFAULT_DAYS * DAY);
   if (to <= from) throw invalid('stats_to must be after stats_from', 'stats_to');

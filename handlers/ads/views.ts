@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Ad, AdCampaign, AdGroup } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
+import { clockNow } from '../../runtime/clock.js';
 import { statFields, totalsOf, totalsSelect, type Key, type Window } from './stats-window.js';
 
 type Tree = { groups: number; active_groups: number; ads: number; active_ads: number };
@@ -30,7 +31,7 @@ async function fillFrom<V>(db: Knex, key: Key, views: V[], rows: readonly Row[],
   });
 }
 
-export function campaignDeliveryStatus(row: Row, tree: Tree | undefined, now = new Date()): AdCampaign['delivery_status'] {
+export function campaignDeliveryStatus(row: Row, tree: Tree | undefined, now = clockNow()): AdCampaign['delivery_status'] {
   if (row.status !== 'active') return row.status as AdCampaign['delivery_status'];
   if (row.ends_at && new Date(row.ends_at) <= now) return 'completed';
   if (row.starts_at && new Date(row.starts_at) > now) return 'scheduled';

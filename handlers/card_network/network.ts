@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { newId } from '../../runtime/ids.js';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
 import { query } from '../../runtime/request-db.js';
@@ -23,7 +24,7 @@ export const REVERSING_MERCHANT = 'Reversing Merchant';
 
 /** Seconds from authorisation to settlement or reversal (CARD_NETWORK_SECONDS scales them; 0: immediate). */
 const SETTLE_SECONDS = 10;
-const after = (seconds: number) => new Date(Date.now() + seconds * Number(process.env.CARD_NETWORK_SECONDS ?? 1) * 1000);
+const after = (seconds: number) => new Date(clockNow().getTime() + seconds * Number(process.env.CARD_NETWORK_SECONDS ?? 1) * 1000);
 
 export interface Purchase { amount: number; currency: string; merchant_name: string; merchant_category?: string | null }
 import type { Row } from '../../runtime/plain/stored-resource.js';

@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { randomInt } from 'node:crypto';
 import { newId } from '../../runtime/ids.js';
+import { clockNow } from '../../runtime/clock.js';
 import { notFound } from '../../runtime/errors.js';
 
 /** The user's cardholder on the account, made on first use (the unique (account_id, user_id) settles races). */
@@ -18,7 +19,7 @@ export async function cardholderFor(db: Knex, accountId: string, userId: string)
 }
 
 /** A new card's facts: four random digits and an expiry at the end of the month three years from now (UTC). */
-export function newCardFacts(now = new Date()): { last4: string; expiration_month: string; expiration_year: string } {
+export function newCardFacts(now = clockNow()): { last4: string; expiration_month: string; expiration_year: string } {
   return {
     last4: String(randomInt(0, 10_000)).padStart(4, '0'),
     expiration_month: String(now.getUTCMonth() + 1).padStart(2, '0'),

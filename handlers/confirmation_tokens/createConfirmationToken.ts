@@ -1,3 +1,4 @@
+import { clockNow } from '../../runtime/clock.js';
 import type { Handler } from '../../runtime/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
@@ -18,7 +19,7 @@ export const createConfirmationToken: Handler<'createConfirmationToken'> = async
     domain = registrableHostname(body.domain);
     await requireWalletDomain(ctx.db, ctx.principal.accountId!, method, domain, 'domain');
   }
-  const now = new Date();
+  const now = clockNow();
   if (exp_year < now.getUTCFullYear()) throw invalid('The card has expired', 'card.exp_year');
   if (exp_year === now.getUTCFullYear() && exp_month < now.getUTCMonth() + 1) throw invalid('The card has expired', 'card.exp_month');
   const row = {

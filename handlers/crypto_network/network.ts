@@ -10,6 +10,7 @@ import type { Task } from 'graphile-worker';
 import { query } from '../../runtime/request-db.js';
 import { newId } from '../../runtime/ids.js';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
 import { decimalText } from '../../runtime/decimal-money.js';
@@ -81,7 +82,7 @@ const SECONDS_PER_CONFIRMATION = 0.25;
 const scale = () => Number(process.env.CRYPTO_NETWORK_SECONDS ?? 1);
 
 export async function queueConfirmation(db: Knex, depositId: string, n: Network): Promise<void> {
-  const runAt = new Date(Date.now() + n.confirmations * SECONDS_PER_CONFIRMATION * scale() * 1000);
+  const runAt = new Date(clockNow().getTime() + n.confirmations * SECONDS_PER_CONFIRMATION * scale() * 1000);
   await addJob(db, CRYPTO_NETWORK_CONFIRM, { deposit_id: depositId }, { jobKey: `${CRYPTO_NETWORK_CONFIRM}:${depositId}`, runAt });
 }
 

@@ -1,5 +1,6 @@
 // Dispute evidence: the fields a seller files, and when they may still change.
 import { ApiError } from '../../runtime/errors.js';
+import { clockNow } from '../../runtime/clock.js';
 import type { DisputeEvidence } from '../../generated/types.js';
 
 export const EVIDENCE_FIELDS = [
@@ -24,7 +25,7 @@ const refuse = (message: string, param: string) => new ApiError(400, 'invalid_st
 
 /** Evidence may change, and be submitted, only while the dispute needs a response, before it was submitted and
  * before response_due_at; otherwise a 400 invalid_state saying which. */
-export function assertEvidenceOpen(d: EditableRow, now = Date.now()): void {
+export function assertEvidenceOpen(d: EditableRow, now = clockNow().getTime()): void {
   if (d.evidence_submitted_at) {
     throw refuse(`Evidence was already submitted (at ${new Date(d.evidence_submitted_at).toISOString()}); it can no longer change`, 'evidence_submitted_at');
   }

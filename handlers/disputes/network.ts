@@ -4,6 +4,7 @@
 // transaction with its row locked and re-read, and does nothing when the row has moved on, so a re-run job is harmless.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
 import { newId } from '../../runtime/ids.js';
@@ -118,7 +119,7 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
     const locked = await lockWithPayment(trx, 'dispute_alerts', alertId);
     if (!locked) return;
     const { row: alert, payment } = locked;
-    if (alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
+    if (alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > clockNow().getTime()) return;
     const disputeId = await chargeBack(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
     await trx('dispute_alerts').where({ id: alertId })
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
@@ -134,7 +135,7 @@ export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id
   const entries = [...refund];
   const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
-    .where('actionable_until', '>', trx.fn.now()).forUpdate();
+    .where('actionable_until', '>', nowMs(trx)).forUpdate();
   for (const alert of alerts) {
     await trx('dispute_alerts').where({ id: alert.id }).update({ outcome: 'prevented', updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alert.id));
@@ -153,7 +154,7 @@ export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id
 export async function closeUnanswered(db: Knex, disputeId: string): Promise<void> {
   await db.transaction(async (trx) => {
     const d = (await lockWithPayment(trx, 'disputes', disputeId))?.row;
-    if (!d || d.status !== 'needs_response' || new Date(d.response_due_at).getTime() > Date.now()) return;
+    if (!d || d.status !== 'needs_response' || new Date(d.response_due_at).getTime() > clockNow().getTime()) return;
     await trx('disputes').where({ id: disputeId })
       .update({ status: transition('Dispute', d.status, 'close'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
     // The buyer keeps the money: the partner's commission on it is taken back (handlers/partners/reverse.ts).
@@ -187,7 +188,7 @@ export async function fightDispute(db: Knex, disputeId: string): Promise<void> {
     const locked = await lockWithPayment(trx, 'disputes', disputeId);
     if (!locked) return;
     const { row: d, payment } = locked;
-    if (d.status !== 'needs_response' || d.evidence_submitted_at || new Date(d.response_due_at).getTime() <= Date.now()) return;
+    if (d.status !== 'needs_response' || d.evidence_submitted_at || new Date(d.response_due_at).getTime() <= clockNow().getTime()) return;
     if (!(await loadPreferences(trx, d.account_id)).dispute_fighter_enabled) return;
     const buyer = d.user_id ? await trx('users').where({ id: d.user_id }).first('name', 'email', 'username') : null;
     const product = d.product_id ? await trx('products').where({ id: d.product_id }).first('title') : null;

@@ -2,6 +2,7 @@
 // sandbox network's ruling is queued.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
@@ -14,7 +15,7 @@ export const DISPUTE_RULING = 'dispute_ruling';
 export const DISPUTE_FIGHTER = 'dispute_fighter';
 
 /** Seconds scaled by DISPUTE_NETWORK_SECONDS (default 1; 0 makes the sandbox network's steps immediate). */
-export const networkDelay = (seconds: number) => new Date(Date.now() + seconds * Number(process.env.DISPUTE_NETWORK_SECONDS ?? 1) * 1000);
+export const networkDelay = (seconds: number) => new Date(clockNow().getTime() + seconds * Number(process.env.DISPUTE_NETWORK_SECONDS ?? 1) * 1000);
 const RULING_SECONDS = 30;
 
 export const fightDisputeJob = (db: Knex, disputeId: string) =>

@@ -12,6 +12,7 @@ import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { RULES } from './rules.js';
 import { nowMs } from '../shared/now.js';
+import { accountNowSql } from '../shared/account-time.js';
 
 export const GENERATE_TASK = 'generate_ei_recommendations';
 export const SWEEP_TASK = 'sweep_ei_recommendations';
@@ -24,12 +25,14 @@ export async function queueRecommendations(db: Knex, accountId: string): Promise
 }
 
 /** One run for one account; the ids written and superseded. */
-export async function generateRecommendations(db: Knex, accountId: string, now = Date.now()): Promise<{ created: string[]; superseded: string[] }> {
+export async function generateRecommendations(db: Knex, accountId: string, at?: number): Promise<{ created: string[]; superseded: string[] }> {
   return db.transaction(async (trx) => {
+    // Whether it is on, by the account's time (a sandbox clock's when it runs on one: the hourly sweep runs at real time).
     const account = await trx('accounts').where({ id: accountId }).forUpdate()
-      .first('id', 'economic_intelligence_ends_at', 'economic_intelligence_trial_ends_at');
+      .first('id', 'economic_intelligence_ends_at', 'economic_intelligence_trial_ends_at', trx.raw(`${accountNowSql('accounts.id')} as account_now`));
     const created: string[] = [];
     const superseded: string[] = [];
+    const now = at ?? Date.parse(account?.account_now);
     if (!account || !(on(account.economic_intelligence_ends_at, now) || on(account.economic_intelligence_trial_ends_at, now))) {
       return { created, superseded };
     }
@@ -57,11 +60,17 @@ export async function generateRecommendations(db: Knex, accountId: string, now =
   });
 }
 
-/** Hourly: queues a run for every account where Economic Intelligence is on (paid period or trial). */
+/** Hourly: queues a run for every account where Economic Intelligence is on (paid period or trial). The hour is a
+ * refresh cadence, not a due time, so the sweep runs at real time for every account, and an account on a sandbox
+ * clock is on or off by its clock's time (those accounts are few: accounts_clock). */
 export async function sweepRecommendations(db: Knex, now = new Date()): Promise<number> {
-  const ids: { id: string }[] = await db('accounts').where('economic_intelligence_ends_at', '>', now.toISOString())
-    .union((q) => q.from('accounts').where('economic_intelligence_trial_ends_at', '>', now.toISOString()).select('id'))
-    .select('id');
+  const at = now.toISOString();
+  const { rows: ids }: { rows: { id: string }[] } = await db.raw(`
+    select id from accounts where economic_intelligence_ends_at > ? and clock_id is null
+    union select id from accounts where economic_intelligence_trial_ends_at > ? and clock_id is null
+    union select a.id from accounts a join clocks c on c.id = a.clock_id and c.deleted_at is null
+      where a.clock_id is not null and greatest(a.economic_intelligence_ends_at, a.economic_intelligence_trial_ends_at) > c.frozen_time`,
+  [at, at]);
   for (const { id } of ids) await queueRecommendations(db, id);
   return ids.length;
 }

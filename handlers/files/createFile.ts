@@ -18,7 +18,9 @@ export const createFile: Handler<'createFile'> = async ({ body }, ctx) => {
     status: 'pending',
     part_count: body.parts ?? 1,
     declared_size: body.size ?? null,
-    upload_expires_at: ctx.db.raw(`date_trunc('milliseconds', now()) + ? * interval '1 millisecond'`, [uploadWindowMs()]),
+    // Real time even on a sandbox clock: the window is the life of the signed upload link, which the client uses (and
+    // runtime/signed-urls.ts checks) at the wall's time.
+    upload_expires_at: ctx.db.raw(`date_trunc('milliseconds', pg_catalog.now()) + ? * interval '1 millisecond'`, [uploadWindowMs()]),
   }).returning('*');
   return fileView(row as FileRow, { destination: true });
 };

@@ -22,7 +22,7 @@ export interface FileRow {
 
 export const maxSizeOf = (row: FileRow): number => row.declared_size ?? MAX_FILE_BYTES;
 
-/** Whether the row's upload window has closed without its bytes. */
+/** Whether the row's upload window has closed without its bytes: at real time, as its signed link (createFile.ts). */
 export const uploadWindowClosed = (row: FileRow, now = Date.now()): boolean =>
   row.status === 'pending' && Date.parse(row.upload_expires_at) <= now;
 

@@ -5,8 +5,14 @@
 // settling a payment costs no extra statement. An account whose funds are held without a date
 // (payment_controls.undated_pending_reason: compliance review, KYC, ...) keeps them pending; the sweep skips it
 // until the reason is lifted, then clears everything due.
+// The sweep takes only the payments of accounts in the current clock scope (handlers/sandbox/sweep-scope.ts): the cron
+// clears those of accounts at real time, and a sandbox clock's advance clears its accounts' at each due instant of its
+// own time (clearingSweep, registered in handlers/sandbox/clock-sweeps.ts).
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
+import type { ClockSweep } from '../../runtime/clock-advance.js';
+import { isoOrNull, sweepScope } from '../sandbox/sweep-scope.js';
+import { nowMs } from '../shared/now.js';
 import { ledgerOf } from './ledgers.js';
 import { postEntries, type Entry } from './post.js';
 import { autoTopUpLedger, recordAutoTopUp } from '../cards/auto-top-up.js';
@@ -19,11 +25,12 @@ const BATCH = 500;
 
 /** Clears up to one batch of due payments; returns how many it cleared (the sweep repeats while a batch is full). */
 export async function clearDueFunds(db: Knex): Promise<number> {
+  const scope = sweepScope('p.account_id');
   return db.transaction(async (trx) => {
     const due = await trx('payments as p').join('accounts as a', 'a.id', 'p.account_id')
       .whereNull('p.funds_cleared_at').whereNotNull('p.settlement_time_at')
       .where('p.settlement_time_at', '<=', trx.raw(`now() - make_interval(secs => ?)`, [clearingSeconds()]))
-      .whereNull('a.undated_pending_reason')
+      .whereNull('a.undated_pending_reason').whereRaw(scope.sql, scope.bindings)
       .orderBy('p.settlement_time_at').limit(BATCH).forUpdate('p').skipLocked()
       .select('p.id', 'p.account_id', 'p.currency', 'p.total', 'p.fee_amount', 'p.refunded_amount');
     const disputed = await heldByDisputes(trx, due.map((p) => p.id));
@@ -46,7 +53,7 @@ export async function clearDueFunds(db: Knex): Promise<number> {
     // One statement for the batch: its balance rows are locked in one order (handlers/ledger/post.ts postEntries).
     await postEntries(trx, entries);
     for (const { payment, amount } of topUps) await recordAutoTopUp(trx, payment, amount);
-    if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: trx.fn.now() });
+    if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: nowMs(trx) });
     return due.length;
   });
 }
@@ -62,4 +69,21 @@ async function heldByDisputes(trx: Knex, paymentIds: string[]): Promise<Map<stri
 
 export const clearDueFundsTask = (db: Knex): Task => async () => {
   while ((await clearDueFunds(db)) === BATCH);
+};
+
+/** When the next payment in scope clears: the earliest settlement of those not cleared, plus the clearing period
+ * (an account whose funds are held without a date has nothing due). */
+export async function nextClearingAt(db: Knex): Promise<string | null> {
+  const scope = sweepScope('p.account_id');
+  const row = await db('payments as p').join('accounts as a', 'a.id', 'p.account_id')
+    .whereNull('p.funds_cleared_at').whereNotNull('p.settlement_time_at').whereNull('a.undated_pending_reason')
+    .whereRaw(scope.sql, scope.bindings)
+    .first(db.raw('min(p.settlement_time_at) + make_interval(secs => ?) as due', [clearingSeconds()]));
+  return isoOrNull(row?.due);
+}
+
+export const clearingSweep: ClockSweep = {
+  name: CLEAR_DUE_FUNDS,
+  nextDueAt: nextClearingAt,
+  run: async (db) => { while ((await clearDueFunds(db)) === BATCH); },
 };

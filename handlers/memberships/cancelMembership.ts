@@ -5,10 +5,11 @@ import { findManageableMembership } from './find-membership.js';
 import { endMembership } from './membership-service.js';
 import { resources } from '../../generated/resources.js';
 import { membershipEventData } from './membership-events.js';
-import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
 import { nowMs } from '../shared/now.js';
 
-/** POST /memberships/{id}/cancel: now, or scheduled for current_period_end with cancel_at_period_end. */
+/** POST /memberships/{id}/cancel: now, or scheduled for current_period_end with cancel_at_period_end. A scheduled
+ * cancellation needs no job: the membership is already due at its period end (due-at.ts), and its period step
+ * cancels instead of renewing (period-step.ts). */
 export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body }, ctx) => {
   const row = await findManageableMembership(ctx, path.id);
   const canceled = transition('Membership', row.status, 'cancel');
@@ -22,8 +23,6 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
   }
   const [updated] = await ctx.db('memberships').where({ id: row.id })
     .update({ cancel_at_period_end: true, updated_at: nowMs(ctx.db) }).returning('*');
-  await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
-    { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
   const view = resources.Membership.view(updated);
   await ctx.emit('membership.updated', row.account_id, membershipEventData(view));
   return view;

@@ -10,6 +10,8 @@ import { membershipEventData } from './membership-events.js';
 import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
+import { dueAtOf } from './due-at.js';
+import type { EventType } from '../../generated/spec-data.js';
 
 export interface NewMembership {
   accountId: string;
@@ -39,6 +41,7 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
     status: input.status,
     current_period_start: input.currentPeriodStart ?? nowMs(db),
     current_period_end: input.currentPeriodEnd ?? null,
+    due_at: dueAtOf(input.status, input.currentPeriodEnd ?? null),
     ...storedLicenseKey(product?.includes_license ? newLicenseKey() : null),
     metadata: JSON.stringify(input.metadata ?? {}),
   }).returning('*');
@@ -46,11 +49,16 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
   return row;
 }
 
-/** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. */
+/** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. An ended
+ * membership is never due again. */
 export async function endMembership(db: Knex, row: Row, status: string): Promise<Row> {
   const now = nowMs(db);
   const [updated] = await db('memberships').where({ id: row.id })
-    .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, updated_at: now }).returning('*');
+    .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, due_at: null, updated_at: now }).returning('*');
   await leaveIfNoAccessLeft(db, row.member_id);
   return updated;
 }
+
+/** Records a membership event outside a request (the lifecycle's jobs), in the caller's transaction. */
+export const recordMembershipEvent = (db: Knex, type: EventType, row: Row) =>
+  recordEvent(db, type, row.account_id, membershipEventData(resources.Membership.view(row)));

@@ -10,6 +10,7 @@ import { decideCharge } from '../processor/processor.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { settlePayment } from './settlement.js';
 import { nowMs } from '../shared/now.js';
+import { isRenewal, renewalFailed } from '../memberships/renewal-outcome.js';
 
 export const COLLECT_PAYMENT = 'collect_payment';
 
@@ -36,6 +37,8 @@ export async function collectPayment(db: Knex, paymentId: string): Promise<void>
         last_payment_attempt_at: stamp,
         updated_at: stamp,
       });
+      // A declined renewal: the membership goes past_due with the next retry on the payment, or expires (dunning).
+      if (isRenewal(payment)) await renewalFailed(trx, payment);
       await emit('payment.failed', payment.account_id, await loadPaymentView(trx, paymentId));
     } else if (!payment.capture) {
       await trx('payments').where({ id: paymentId }).update({

@@ -1,5 +1,6 @@
 // What a successful payment gives the buyer, in the payment's transaction: they become (again) a joined member of
-// the account, and a variant purchase creates their membership or renews the one they hold for that variant.
+// the account, and a variant purchase creates their membership or renews the one they hold for that variant. A
+// renewal the membership lifecycle charged starts its membership's next period (memberships/renewal-outcome.ts).
 import type { Knex } from 'knex';
 import { transition } from '../../runtime/state-machine.js';
 import { createMembership } from '../memberships/membership-service.js';
@@ -7,6 +8,9 @@ import { ensureMember } from '../members/member-service.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import type { PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
+import { clockNow } from '../../runtime/clock.js';
+import { isRenewal, renewalPaid } from '../memberships/renewal-outcome.js';
+import { dueAtOf } from '../memberships/due-at.js';
 
 const DAY_MS = 86_400_000;
 const LIVE = ['trialing', 'active', 'past_due'];
@@ -23,21 +27,27 @@ export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment>
   const stamp = nowMs(db);
   const member = await ensureMember(db, payment.account_id, payment.user_id);
   if (!payment.plan_id) return { memberId: member.id, membershipId: null, activated: null };
+  if (isRenewal(payment)) {
+    const paid = await renewalPaid(db, payment);
+    return { memberId: member.id, membershipId: payment.membership_id, activated: paid.activated };
+  }
 
   const plan = await db('plans').where({ id: payment.plan_id }).first();
   const existing: Row | undefined = await db('memberships')
     .where({ account_id: payment.account_id, user_id: payment.user_id, plan_id: payment.plan_id })
     .whereIn('status', LIVE).forUpdate().first();
-  const now = Date.now();
+  const now = clockNow().getTime();
   const days = (n: number | null) => (n ? new Date(now + n * DAY_MS) : null);
+  // A period: billing_period for a renewal variant, expiration_days (null: forever) for a one_time grant.
+  const periodDays: number | null = plan.plan_type === 'one_time' ? plan.expiration_days : plan.billing_period_days;
 
   if (existing) {
-    // A renewal extends the current period from its end (or from now when it has lapsed).
+    // A purchase by a holder extends the current period from its end (or from now when it has lapsed).
     const from = Math.max(now, existing.current_period_end ? Date.parse(existing.current_period_end) : now);
-    const end = plan.billing_period_days ? new Date(from + plan.billing_period_days * DAY_MS) : existing.current_period_end;
+    const end = periodDays && existing.current_period_end ? new Date(from + periodDays * DAY_MS) : existing.current_period_end;
     const status = existing.status === 'active' ? 'active' : transition('Membership', existing.status, 'activate');
     const [row] = await db('memberships').where({ id: existing.id })
-      .update({ status, current_period_end: end, updated_at: stamp }).returning('*');
+      .update({ status, current_period_end: end, due_at: dueAtOf(status, end), updated_at: stamp }).returning('*');
     return { memberId: member.id, membershipId: row.id, activated: status !== existing.status ? row : null };
   }
 
@@ -49,7 +59,7 @@ export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment>
     planId: plan.id,
     status: trialing ? 'trialing' : 'active',
     currentPeriodStart: new Date(now),
-    currentPeriodEnd: trialing ? days(plan.trial_period_days) : days(plan.billing_period_days),
+    currentPeriodEnd: trialing ? days(plan.trial_period_days) : days(periodDays),
   });
   return { memberId: member.id, membershipId: row.id, activated: null };
 }

@@ -80,14 +80,20 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
   if (!body.member_id) throw invalid('Pass confirmation_token, or member_id with payment_method_id', 'member_id');
   if (!body.payment_method_id) throw invalid('A saved-method charge needs payment_method_id with member_id', 'payment_method_id');
   if (body.user_id) throw invalid("user_id names the buyer of a confirmation token; a saved method's buyer is its member", 'user_id');
-  // One round trip: the member, its buyer, (if it is theirs) the card and the variant's price. Fixed SQL on plain pg:
-  // the hot path of every saved-method charge (runtime/request-db.ts query).
-  const [member] = await query<Record<string, any>>(ctx.db, MEMBER_AND_VARIANT,
-    [body.member_id, body.account_id, body.payment_method_id, body.plan_id ?? null]);
-  if (!member) throw notFound('member', body.member_id, 'member_id');
-  if (!member.method_id || !member.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
   // Changelog entry 7: from 2026-09-02 a saved-method charge with return_url has the buyer present unless off_session.
   const buyerPresent = ctx.flag('saved_method_charge_buyer_present') && !!body.return_url && body.off_session !== true;
+  return savedMethodSource(ctx.db, body.account_id, body.member_id, body.payment_method_id, body.plan_id, buyerPresent);
+}
+
+/** A member's saved method, with the variant's price for its buyer when `planId` is given; 404s name the fields of
+ * POST /payments. The membership lifecycle charges renewals through it with the buyer absent. */
+export async function savedMethodSource(db: Knex, accountId: string, memberId: string, methodId: string,
+  planId: string | undefined, buyerPresent: boolean): Promise<PaymentSource> {
+  // One round trip: the member, its buyer, (if it is theirs) the card and the variant's price. Fixed SQL on plain pg:
+  // the hot path of every saved-method charge (runtime/request-db.ts query).
+  const [member] = await query<Record<string, any>>(db, MEMBER_AND_VARIANT, [memberId, accountId, methodId, planId ?? null]);
+  if (!member) throw notFound('member', memberId, 'member_id');
+  if (!member.method_id || !member.last4) throw notFound('payment method of this member', methodId, 'payment_method_id');
   return {
     confirmationTokenId: null,
     paymentMethodId: member.method_id,
@@ -99,7 +105,7 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
     behaviour: (member.test_behaviour ?? 'succeeds') as CardBehaviour,
     buyerPresent,
     buyer: { username: member.username, name: member.name, profile_picture_url: member.profile_picture_url },
-    variant: body.plan_id ? member.$variant : undefined,
+    variant: planId ? member.$variant : undefined,
   };
 }
 

@@ -39,6 +39,8 @@ interface PriceInput {
   country?: string;
   promo_code?: string;
   promo_code_id?: string;
+  /** a renewal billed by the membership lifecycle: takes no stock (the buyer holds their unit) and no promo code */
+  renewal?: boolean;
 }
 
 /** A promo code as the buyer named it: by code (as typed) or by id, and the body field that named it. */
@@ -87,7 +89,7 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, v
     if (body.amount !== undefined) throw invalid('Pass either plan_id or amount with currency, not both', 'amount');
     if (body.currency !== undefined) throw invalid("A variant purchase is charged in the variant's currency; do not pass currency", 'currency');
     const plan = variant !== undefined ? variant : (await query(db, VARIANT_PRICE, [body.plan_id, body.account_id, buyerUserId]))[0];
-    return variantPrice(db, body.account_id, body.plan_id, plan ?? null, body.country, promo);
+    return variantPrice(db, body.account_id, body.plan_id, plan ?? null, body.country, promo, body.renewal ?? false);
   }
   if (promo) throw invalid('Promo codes apply to variant purchases only; pass plan_id instead of amount and currency', promo.param);
   if (body.amount === undefined) throw invalid('Pass plan_id, or amount with currency', 'amount');
@@ -108,12 +110,12 @@ async function chargedRate(db: Knex, currency: string, param: string): Promise<b
 }
 
 async function variantPrice(db: Knex, accountId: string, planId: string, plan: VariantRow, country: string | undefined,
-  promo: PromoInput | null): Promise<Price> {
+  promo: PromoInput | null, renewal: boolean): Promise<Price> {
   if (!plan) throw notFound('variant', planId, 'plan_id');
   const renewing = plan.plan_type === 'renewal' && plan.held;
   const subtotal = Number(renewing ? plan.renewal_price : plan.initial_price);
   if (subtotal <= 0) throw invalid('This variant is free; there is nothing to charge', 'plan_id');
-  const stock = plan.stock === null ? null : Number(plan.stock);
+  const stock = plan.stock === null || renewal ? null : Number(plan.stock);
   // Checked again, atomically, when the unit is taken (holds.ts); this answers the common case before any write.
   if (stock !== null && stock <= 0) throw invalid('This variant is sold out (its stock is 0)', 'plan_id');
   const usdRateE8 = await chargedRate(db, plan.currency, 'plan_id');

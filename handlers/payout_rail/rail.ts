@@ -8,7 +8,9 @@ import type { Task } from 'graphile-worker';
 import { transition } from '../../runtime/state-machine.js';
 import type { EventType, StateAction } from '../../generated/spec-data.js';
 import { addJob } from '../../runtime/jobs.js';
+import { clockNow } from '../../runtime/clock.js';
 import { recordEvent } from '../../runtime/events.js';
+import { nowMs } from '../shared/now.js';
 
 import { completePayout, releasePayout, reversePayout } from '../payouts/payout-ledger.js';
 import { findPayoutRow, payoutView, type PayoutRow } from '../payouts/payout-view.js';
@@ -33,7 +35,7 @@ const NEW_ACCOUNT_MS = 24 * 3600 * 1000;
 /** How long the sandbox takes per step, in seconds (PAYOUT_RAIL_SECONDS scales them; 0 makes every step immediate). */
 const scale = () => Number(process.env.PAYOUT_RAIL_SECONDS ?? 1);
 const DELAYS = { review: 30, standard: 20, instant: 2, returned: 30 };
-const after = (seconds: number) => new Date(Date.now() + seconds * scale() * 1000);
+const after = (seconds: number) => new Date(clockNow().getTime() + seconds * scale() * 1000);
 
 export async function queueStep(db: Knex, payoutId: string, runAt?: Date): Promise<void> {
   await addJob(db, PAYOUT_RAIL_STEP, { payout_id: payoutId }, { jobKey: `${PAYOUT_RAIL_STEP}:${payoutId}`, runAt });
@@ -42,7 +44,7 @@ export async function queueStep(db: Knex, payoutId: string, runAt?: Date): Promi
 /** Whether a new payout goes to review first. */
 export function needsReview(p: { amount: number; destination: string }, accountCreatedAt: Date | null): boolean {
   if (p.destination === TEST_DESTINATIONS.denied || p.amount >= REVIEW_AMOUNT) return true;
-  return accountCreatedAt !== null && Date.now() - accountCreatedAt.getTime() < NEW_ACCOUNT_MS && p.amount >= NEW_ACCOUNT_REVIEW_AMOUNT;
+  return accountCreatedAt !== null && clockNow().getTime() - accountCreatedAt.getTime() < NEW_ACCOUNT_MS && p.amount >= NEW_ACCOUNT_REVIEW_AMOUNT;
 }
 
 interface Move { action: StateAction<'Payout'>; detail: string | null; failure?: { code: string; message: string }; next?: number }
@@ -85,10 +87,10 @@ export async function stepPayout(db: Knex, payoutId: string): Promise<string | n
     if (move.action === 'reverse') await reversePayout(trx, p);
     const returned = ['deny', 'fail', 'reverse'].includes(move.action);
     const [row] = await trx('payouts').where({ id: p.id }).update({
-      status, status_detail: move.detail, updated_at: trx.fn.now(),
-      ...(move.action === 'complete' ? { completed_at: trx.fn.now(), trace_code: `TRC${p.id.slice(-10).toUpperCase()}` } : {}),
+      status, status_detail: move.detail, updated_at: nowMs(trx),
+      ...(move.action === 'complete' ? { completed_at: nowMs(trx), trace_code: `TRC${p.id.slice(-10).toUpperCase()}` } : {}),
       ...(move.failure ? { failure_code: move.failure.code, failure_message: move.failure.message } : {}),
-      ...(returned && move.failure ? { funds_returned_at: trx.fn.now() } : {}),
+      ...(returned && move.failure ? { funds_returned_at: nowMs(trx) } : {}),
     }).returning('*');
     const view = await payoutView(trx, { ...row, $method: p.$method });
     await recordEvent(trx, `payout.${status}` as EventType, p.account_id, view);

@@ -4,6 +4,7 @@ import { newId } from '../../runtime/ids.js';
 import { serializeRule } from '../../runtime/serialize.js';
 import { ownerOf } from './payout-owner.js';
 import { railOf } from './rails.js';
+import { nowMs } from '../shared/now.js';
 import { payoutMethodView } from './payout-method-view.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -30,7 +31,7 @@ export const createPayoutMethod: Handler<'createPayoutMethod'> = async ({ body }
   await serializeRule(ctx.db, 'payout_methods.default', owner.side);
   const existing = await ctx.db('payout_methods').where(ownerColumn).where({ is_default: true }).first('id');
   const makeDefault = !billPay && (body.is_default === true || !existing);
-  if (makeDefault && existing) await ctx.db('payout_methods').where({ id: existing.id }).update({ is_default: false, updated_at: ctx.db.fn.now() });
+  if (makeDefault && existing) await ctx.db('payout_methods').where({ id: existing.id }).update({ is_default: false, updated_at: nowMs(ctx.db) });
   try {
     const [row] = await ctx.db('payout_methods').insert({
       id: newId('potk_'), ...ownerColumn, supported_payout_method_id: rail.id, nickname: body.nickname, is_default: makeDefault,

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { SupportedPayoutMethod, PayoutSpeeds, ArrivalEstimates } from '../../generated/types.js';
 import { supportedPayoutMethods } from '../shared/reference-tables.js';
 import { notFound } from '../../runtime/errors.js';
+import { clockNow } from '../../runtime/clock.js';
 import { formatAmount, percentageOf } from './payout-money.js';
 
 export type Rail = Record<string, any>;
@@ -24,7 +25,7 @@ export function feeStructureOf(rail: Rail): PayoutSpeeds {
 }
 
 /** When a payout requested at `from` would arrive, per speed the rail offers. */
-export function arrivalsOf(rail: Rail, from = new Date()): ArrivalEstimates {
+export function arrivalsOf(rail: Rail, from = clockNow()): ArrivalEstimates {
   const at = (speed: Speed) => {
     const seconds = rail[`${speed}_arrival_seconds`];
     return offers(rail, speed) && seconds !== null ? new Date(from.getTime() + Number(seconds) * 1000).toISOString() : null;

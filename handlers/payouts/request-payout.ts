@@ -23,7 +23,7 @@ const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reaso
   left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
   where m.id = $1`;
 
-// The payout, its reservation ($24...: two postings; the floor refuses what the balance does not cover, and nothing of
+// The payout, its reservation ($25...: two postings; the floor refuses what the balance does not cover, and nothing of
 // the statement is written) and its hand-over to the rail ($18...: its job), in one statement.
 const INSERT_PAYOUT = `with inserted as (
     insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
@@ -31,7 +31,7 @@ const INSERT_PAYOUT = `with inserted as (
       conversion_request_id)
     values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
     returning *),
-  reserved as (${insertPostings(2, 24)})
+  reserved as (${insertPostings(2, 25)})
   select inserted.*, (select (${addJobExpression(18)}).id) as "$rail_job" from inserted`;
 
 /**

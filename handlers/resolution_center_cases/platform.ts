@@ -4,6 +4,7 @@
 // Each job is one transaction that locks the payment, then the case, re-reads it and does nothing when the case has
 // moved on, so a re-run job is harmless.
 import type { Knex } from 'knex';
+import { clockNow } from '../../runtime/clock.js';
 import type { TaskList } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
 import type { ResolutionCenterCase } from '../../generated/types.js';
@@ -36,7 +37,7 @@ export async function escalateCase(db: Knex, c: CaseRow, step: Step): Promise<Re
 export async function escalateUnanswered(db: Knex, caseId: string): Promise<void> {
   await db.transaction(async (trx) => {
     const c = (await lockCase(trx, caseId))?.row;
-    if (!c || c.status !== 'awaiting_merchant' || !c.response_due_at || new Date(c.response_due_at).getTime() > Date.now()) return;
+    if (!c || c.status !== 'awaiting_merchant' || !c.response_due_at || new Date(c.response_due_at).getTime() > clockNow().getTime()) return;
     await escalateCase(trx, c, { actor: 'system', action: 'escalated', message: 'The merchant did not answer by the response deadline.' });
   });
 }

@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import type { Operations } from '../../generated/types.js';
 import { ensureMember } from '../members/member-service.js';
 import { nowMs } from '../shared/now.js';
+import { clockNow } from '../../runtime/clock.js';
 
 type Body = Operations['createSetupIntent']['input']['body'];
 
@@ -24,7 +25,7 @@ async function tokenSource(db: Knex, accountId: string, tokenId: string) {
   const token = await db('confirmation_tokens').where({ id: tokenId, account_id: accountId }).forUpdate().first();
   if (!token) throw notFound('confirmation token', tokenId, 'confirmation_token');
   if (token.used_at) throw invalid('This confirmation token has already been used; collect the payment details again', 'confirmation_token');
-  if (Date.parse(token.expires_at) <= Date.now()) throw invalid('This confirmation token has expired; collect the payment details again', 'confirmation_token');
+  if (Date.parse(token.expires_at) <= clockNow().getTime()) throw invalid('This confirmation token has expired; collect the payment details again', 'confirmation_token');
   await db('confirmation_tokens').where({ id: token.id }).update({ used_at: nowMs(db) });
   return { instrument: instrumentOf(token), memberId: null, userId: null };
 }

@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { nowMs } from '../shared/now.js';
 import { notFound } from '../../runtime/errors.js';
 import { transition } from '../../runtime/state-machine.js';
 import { isSelf } from '../users/user-view.js';
@@ -12,11 +13,11 @@ export const acceptTeamInvitation: Handler<'acceptTeamInvitation'> = async ({ pa
   const status = transition('TeamMember', row.status, 'accept');
 
   await ctx.db('team_members').where({ id: row.id })
-    .update({ status, accepted_at: ctx.db.fn.now(), updated_at: ctx.db.fn.now() });
+    .update({ status, accepted_at: nowMs(ctx.db), updated_at: nowMs(ctx.db) });
   await ctx.db('notifications')
     .where({ user_id: row.user_id, type: 'team_invitation', read_at: null })
     .whereRaw("data->>'team_member_id' = ?", [row.id])
-    .update({ read_at: ctx.db.fn.now() });
+    .update({ read_at: nowMs(ctx.db) });
   const member = await readView(ctx.db, resources.TeamMember, row.id);
   await ctx.emit('team_member.accepted', row.account_id, member);
   return member;

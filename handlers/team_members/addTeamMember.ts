@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { nowMs } from '../shared/now.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { permissionsFor, requireGrantable } from './role-rules.js';
@@ -22,7 +23,7 @@ export const addTeamMember: Handler<'addTeamMember'> = async ({ body }, ctx) => 
   const [inserted] = await ctx.db('team_members')
     .insert({
       id: newId('tmem_'), account_id, user_id: user.id, role, permissions, status: 'invited',
-      invited_by_user_id: ctx.principal.userId, invited_at: ctx.db.fn.now(),
+      invited_by_user_id: ctx.principal.userId, invited_at: nowMs(ctx.db),
     })
     .onConflict(['account_id', 'user_id']).ignore()
     .returning('id');

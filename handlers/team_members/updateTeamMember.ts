@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { nowMs } from '../shared/now.js';
 import { invalid } from '../../runtime/errors.js';
 import { findTeamMember } from './find-team-member.js';
 import { permissionsFor, requireGrantable } from './role-rules.js';
@@ -19,7 +20,7 @@ export const updateTeamMember: Handler<'updateTeamMember'> = async ({ path, body
   await requireGrantable(ctx.access, row.account_id, row.role, row.permissions);
   await requireGrantable(ctx.access, row.account_id, role, permissions);
 
-  await ctx.db('team_members').where({ id: row.id }).update({ role, permissions, updated_at: ctx.db.fn.now() });
+  await ctx.db('team_members').where({ id: row.id }).update({ role, permissions, updated_at: nowMs(ctx.db) });
   const member = await readView(ctx.db, resources.TeamMember, row.id);
   await ctx.emit('team_member.updated', row.account_id, member);
   return member;

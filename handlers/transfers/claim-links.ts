@@ -10,16 +10,17 @@ import { transition } from '../../runtime/state-machine.js';
 import { newId } from '../../runtime/ids.js';
 import { trackingTokenHash } from './transfer-secrets.js';
 import { nowMs } from '../shared/now.js';
+import { accountNowSql } from '../shared/account-time.js';
 import { postEntry } from './transfer-ledger.js';
 import { loadTransferView, type TransferRow } from './transfer-view.js';
 import { emitToSides } from './transfer-events.js';
 
 export const CLAIM_LINK_EXPIRY = 'expire_claim_link';
 
-/** The link's row, locked for the rest of the transaction, with `due`: whether expires_at has come by the
- * database's clock. Undefined when the id is not a claim link. */
+/** The link's row, locked for the rest of the transaction, with `due`: whether expires_at has come by its sender's
+ * time (a sandbox clock's when the sender runs on one, whoever claims). Undefined when the id is not a claim link. */
 export async function lockClaimLink(db: Knex, id: string): Promise<(TransferRow & { due: boolean }) | undefined> {
-  return db('transfers').where({ id, type: 'claim_link' }).forUpdate().first('*', db.raw('expires_at <= now() as due'));
+  return db('transfers').where({ id, type: 'claim_link' }).forUpdate().first('*', db.raw(`expires_at <= ${accountNowSql('transfers.origin_id')} as due`));
 }
 
 /** An invite's user hears of it in their notifications (read once they claim it). */

@@ -9,6 +9,7 @@ import { query } from '../../runtime/request-db.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import { specData } from '../../generated/spec-data.js';
 import { formatMoney } from '../shared/money.js';
+import { accountNow } from '../shared/account-time.js';
 import { escapeHtml, page } from '../sandbox/html.js';
 import { CLAIM_PATH, TRACKING_PATH, TRANSFER_COLUMNS, transferFrom, transferView, type TransferRow } from './transfer-view.js';
 
@@ -54,7 +55,8 @@ async function showClaimLink(ctx: Context, db: Knex): Promise<void> {
   const row = await rowBy(db, 'claim_code', code);
   if (!row) return notFoundPage(ctx, 'claim');
   const t = transferView(row);
-  const open = t.status === 'pending' && Date.parse(t.expires_at!) > Date.now();
+  // By the sender's time: the page runs at real time, the link's account may run on a sandbox clock.
+  const open = t.status === 'pending' && Date.parse(t.expires_at!) > (await accountNow(db, row.origin_id)).getTime();
   const how = `POST ${specData.basePath}/transfers/${t.id}/claim with your user token and the body {"code": "${code}"}`;
   ctx.type = 'text/html';
   ctx.set('Cache-Control', 'private, no-store');

@@ -2,6 +2,7 @@
 // what the origin's balance must cover.
 import type { Operations } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
+import { clockNow } from '../../runtime/clock.js';
 
 type Body = Operations['createTransfer']['input']['body'];
 
@@ -33,7 +34,7 @@ export function checkShape(body: Body): void {
 }
 
 /** A claim link's expiry: expires_at, else 30 days on; in the future and at most 365 days ahead. */
-export function claimLinkExpiry(expiresAt: string | undefined, now = Date.now()): Date {
+export function claimLinkExpiry(expiresAt: string | undefined, now = clockNow().getTime()): Date {
   const at = expiresAt === undefined ? now + DEFAULT_CLAIM_LINK_DAYS * DAY_MS : Date.parse(expiresAt);
   if (at <= now) throw invalid('expires_at must be in the future', 'expires_at');
   if (at > now + MAX_CLAIM_LINK_DAYS * DAY_MS) throw invalid(`expires_at must be at most ${MAX_CLAIM_LINK_DAYS} days ahead`, 'expires_at');

@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { nowMs } from '../shared/now.js';
 import { conflict, forbidden, notFound } from '../../runtime/errors.js';
 import { isSelf, userFor } from './user-view.js';
 
@@ -14,7 +15,7 @@ export const updateUser: Handler<'updateUser'> = async ({ path, body }, ctx) => 
 
   try {
     // The unique index decides username clashes, so two concurrent renames cannot both win.
-    const [updated] = await ctx.db('users').where({ id: row.id }).update({ ...body, updated_at: ctx.db.fn.now() }).returning('*');
+    const [updated] = await ctx.db('users').where({ id: row.id }).update({ ...body, updated_at: nowMs(ctx.db) }).returning('*');
     return userFor(ctx.db, updated, ctx.principal);
   } catch (e) {
     const err = e as { code?: string; constraint?: string };

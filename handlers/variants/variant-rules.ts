@@ -13,15 +13,24 @@ export interface VariantTerms {
   renewal_price?: number | null;
 }
 
-/** one_time variants have no renewal terms; renewal variants need a billing period. */
+const RENEWAL_ONLY = ['billing_period', 'renewal_price', 'trial_period_days', 'split_pay_required_payments'];
+const ONE_TIME_ONLY = ['expiration_days'];
+
+const sentValue = (sent: Record<string, unknown>, field: string) => sent[field] !== undefined && sent[field] !== null;
+
+/** one_time variants have no renewal terms (and may expire); renewal variants need a billing period and do not
+ * expire by days (they end by cancellation, failed renewals or split_pay_required_payments). */
 export function checkPlanTypeTerms(terms: VariantTerms, sent: Record<string, unknown>, prefix: string): void {
   if (terms.plan_type === 'one_time') {
-    for (const field of ['billing_period', 'renewal_price', 'trial_period_days']) {
-      if (sent[field] !== undefined && sent[field] !== null) {
-        throw invalid(`${field} applies to renewal variants only; this variant is one_time`, `${prefix}${field}`);
-      }
+    for (const field of RENEWAL_ONLY) {
+      if (sentValue(sent, field)) throw invalid(`${field} applies to renewal variants only; this variant is one_time`, `${prefix}${field}`);
     }
-  } else if (terms.billing_period == null) {
+    return;
+  }
+  for (const field of ONE_TIME_ONLY) {
+    if (sentValue(sent, field)) throw invalid(`${field} applies to one_time variants only; this variant is renewal`, `${prefix}${field}`);
+  }
+  if (terms.billing_period == null) {
     throw invalid('billing_period (days between renewals) is required for renewal variants', `${prefix}billing_period`);
   }
 }

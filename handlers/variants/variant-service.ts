@@ -22,6 +22,8 @@ export interface NewVariant {
   plan_type: 'renewal' | 'one_time';
   billing_period?: number;
   trial_period_days?: number | null;
+  expiration_days?: number | null;
+  split_pay_required_payments?: number | null;
   currency?: string;
   initial_price?: number;
   renewal_price?: number;
@@ -72,6 +74,8 @@ export async function createVariant(ctx: HandlerContext, input: NewVariant, pref
     plan_type: input.plan_type,
     billing_period_days: renewal ? input.billing_period : null,
     trial_period_days: renewal ? input.trial_period_days ?? null : null,
+    expiration_days: renewal ? null : input.expiration_days ?? null,
+    split_pay_required_payments: renewal ? input.split_pay_required_payments ?? null : null,
     currency: input.currency ?? 'usd',
     initial_price: input.initial_price ?? 0,
     renewal_price: renewal ? input.renewal_price ?? 0 : 0,
@@ -87,7 +91,7 @@ export async function createVariant(ctx: HandlerContext, input: NewVariant, pref
 }
 
 const PLAIN = ['title', 'trial_period_days', 'initial_price', 'renewal_price', 'visibility', 'stock', 'short_link',
-  'three_d_secure_policy'] as const;
+  'three_d_secure_policy', 'expiration_days', 'split_pay_required_payments'] as const;
 
 /** Column changes for the sent fields that differ from the stored row. */
 function changes(row: Row, body: VariantChanges): Record<string, unknown> {

@@ -1,6 +1,7 @@
 // The deprecated v2 API as one Koa middleware: every path under the v2 base path gets the deprecation headers
 // first (so errors carry them too), is authenticated like the Current API, and, when it matches a route of the map,
 // runs the mapped Current operation (or the route's adapter) at the newest version and answers in the v2 shape.
+import { onCredentialClock } from '../request-clock.js';
 import type { Context, Middleware } from 'koa';
 import type { Knex } from 'knex';
 import Router from '@koa/router';
@@ -56,13 +57,15 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
         ctx.state.principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
         await rateLimits?.consume(ctx, ctx.state.principal);
         ctx.state.version = HEAD_VERSION;
-        const input = toCurrentInput(route, settings, v2);
-        setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);
-        const result = await execute(ctx, route, input, v2);
-        for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
-        ctx.status = result.status;
-        if (result.status < 300) await fillForV2(conn, route, settings, result.body);
-        answerJson(ctx, renderV2(route, settings, result.body));
+        await onCredentialClock(conn, ctx.state.principal.clockId, async () => {
+          const input = toCurrentInput(route, settings, v2);
+          setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);
+          const result = await execute(ctx, route, input, v2);
+          for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
+          ctx.status = result.status;
+          if (result.status < 300) await fillForV2(conn, route, settings, result.body);
+          answerJson(ctx, renderV2(route, settings, result.body));
+        });
       });
     } catch (e) {
       throw withV2Param(e, route, settings);

@@ -26,14 +26,14 @@ export interface CliWorld {
   close(): Promise<void>;
 }
 
-export async function startCliWorld(): Promise<CliWorld> {
+export async function startCliWorld(options: { worker?: boolean } = {}): Promise<CliWorld> {
   const adminUrl = process.env.TEST_ADMIN_URL;
   const template = process.env.TEST_TEMPLATE;
   if (!adminUrl || !template) throw new Error('Run tests with `npm test`: it prepares the database');
   const name = `t_${randomToken(10).toLowerCase()}`;
   const databaseUrl = await ensureDatabase(adminUrl, name, template);
   const db = createKnex(databaseUrl, 3);
-  const server: RunningServer = await startServer({ db, databaseUrl, operations, tasks: taskList(db), port: 0, worker: false });
+  const server: RunningServer = await startServer({ db, databaseUrl, operations, tasks: taskList(db), port: 0, worker: options.worker ?? false });
   const api = `${server.url}/api/v1`;
 
   const call = async (method: string, path: string, secret: string, body?: unknown) => {

@@ -113,7 +113,7 @@ t('a member with another live membership stays joined when one is canceled', asy
   assert.is((await app.db('members').where({ id: m.memberId }).first()).status, 'joined');
 });
 
-t('cancel_at_period_end: stays active with the flag, queues end_membership_period at the period end', async () => {
+t('cancel_at_period_end: stays active with the flag, due at the period end (no job of its own)', async () => {
   const { o, m } = await setup();
   const res = await call('POST', `/memberships/${m.id}/cancel`, { token: o.key, body: { cancel_at_period_end: true } });
   assert.is(res.status, 200);
@@ -121,9 +121,9 @@ t('cancel_at_period_end: stays active with the flag, queues end_membership_perio
   assert.is(res.body.cancel_at_period_end, true);
   assert.is(res.body.canceled_at, null);
   assert.is((await lastEvent('membership.updated', m.id)).cancel_at_period_end, true);
-  const job = await app.db('graphile_worker.jobs').where({ key: `end_membership_period:${m.id}` }).first();
-  assert.ok(job, 'a job is queued');
-  assert.is(new Date(job.run_at).getTime(), new Date(res.body.current_period_end).getTime());
+  const stored = await app.db('memberships').where({ id: m.id }).first('due_at');
+  assert.is(Date.parse(stored.due_at), Date.parse(res.body.current_period_end));
+  assert.is((await app.db('graphile_worker.jobs').where({ key: `end_membership_period:${m.id}` })).length, 0);
 });
 
 t('cancel_at_period_end on a membership without a period end is 400 naming the flag', async () => {
@@ -166,12 +166,17 @@ t('extend adds days to current_period_end and emits membership.extended; bounds 
   }
 });
 
-t('extend moves a scheduled cancellation job with the period; extending an ended or endless membership is 400', async () => {
+t('extend moves the next timed step (due_at) with the period; pause clears it, resume makes it due at once; ended or endless is 400', async () => {
   const { o, m } = await setup();
   await call('POST', `/memberships/${m.id}/cancel`, { token: o.key, body: { cancel_at_period_end: true } });
   const res = await call('POST', `/memberships/${m.id}/extend`, { token: o.key, body: { days: 3 } });
-  const job = await app.db('graphile_worker.jobs').where({ key: `end_membership_period:${m.id}` }).first();
-  assert.is(new Date(job.run_at).getTime(), Date.parse(res.body.current_period_end));
+  const dueAt = async () => (await app.db('memberships').where({ id: m.id }).first('due_at')).due_at;
+  assert.is(Date.parse(await dueAt()), Date.parse(res.body.current_period_end));
+  await call('POST', `/memberships/${m.id}/pause`, { token: o.key });
+  assert.is(await dueAt(), null);
+  const resumed = await call('POST', `/memberships/${m.id}/resume`, { token: o.key });
+  assert.is(resumed.body.current_period_end, resumed.body.current_period_start, 'a renewal plan starts a new period at the resume');
+  assert.is(Date.parse(await dueAt()), Date.parse(resumed.body.current_period_start));
   const endless = await setup({ periodEnd: null });
   const none = await call('POST', `/memberships/${endless.m.id}/extend`, { token: endless.o.key, body: { days: 3 } });
   assert.is(none.status, 400);

@@ -233,6 +233,14 @@ async function partnerBusiness(ctx: HintContext): Promise<string> {
   return (await ctx.call('GET', '/partners/businesses', undefined, 'user_token')).data[0].id;
 }
 
+/** A connected account of the suite's own: what a sandbox clock is put on here, never the suite's account, whose timed
+ * work (collections, disputes, the Economic Intelligence generator) must keep running at real time. */
+async function childAccount(ctx: HintContext): Promise<string> {
+  return (await ctx.call('POST', '/accounts', { title: `Smoke clock ${ctx.unique()}`, email: `clock-${ctx.unique()}@example.com` })).id;
+}
+const connectedClock = async (ctx: HintContext): Promise<string> =>
+  (await ctx.call('POST', '/sandbox/clocks', { account_id: await childAccount(ctx) })).id;
+
 /** Team invitations made by addTeamMember, by version: the invitee's accept takes it (its own token). */
 const invitations = new Map<string, { id: string; token: string }>();
 
@@ -418,6 +426,11 @@ export const HINTS: Record<string, Hint> = {
   deleteAdCampaign: {
     inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/ad_campaigns', { ...ofAccount(ctx), title: 'Smoke doomed', objective: 'traffic', platform: 'meta', budget_amount: 1000 })).id } }),
   },
+  createClock: { inputs: async (ctx) => ({ body: { account_id: await childAccount(ctx) } }) },
+  retrieveClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) } }) },
+  advanceClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) }, body: { frozen_time: new Date(Date.now() + 86_400_000).toISOString() } }) },
+  deleteClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) } }) },
+  listClocks: { inputs: async (ctx) => ({ query: { account_id: ctx.world.accountId } }) },
   retrieveDispute: { inputs: async (ctx) => ({ path: { id: await until(ctx, 'a dispute', async () => (await ctx.call('GET', '/disputes?first=1')).data[0]?.id as string | undefined) } }) },
   updateDispute: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) } }) },
   updateDisputeEvidence: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) }, body: { notes: 'Delivered on time', customer_name: 'Smoke Buyer' } }) },

@@ -1,0 +1,8 @@
+import type { HandlerContext } from '../../runtime/handler.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import { resources } from '../../generated/resources.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+
+/** A clock the caller may manage, locked for the request's transaction. */
+export const findManageableClock = (ctx: HandlerContext, id: string): Promise<Row> =>
+  loadOwned(ctx, resources.Clock, id, ['sandbox_clock:manage'], { forUpdate: true });

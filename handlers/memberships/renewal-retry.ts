@@ -1,0 +1,31 @@
+// Collecting a failed renewal again (POST /payments/{id}/retry, or the dunning schedule: period-step.ts): it charges
+// the buyer's renewal card as it is now (a card saved since the failure is the default: renewal-card.ts), deciding
+// again whether that card needs the buyer (it cannot have them), and the membership is not due while it is collected.
+import type { Knex } from 'knex';
+import { ApiError } from '../../runtime/errors.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { needsAuthentication, type ThreeDSecurePolicy } from '../processor/processor.js';
+import type { CardBehaviour } from '../processor/cards.js';
+import { renewalCardOf } from './renewal-card.js';
+
+const RENEWABLE = ['trialing', 'active', 'past_due'];
+
+/** The payment's column changes for the retry; a 400 when its membership has ended or is paused. */
+export async function renewalRetryChanges(db: Knex, payment: Row): Promise<Record<string, unknown>> {
+  const membership = await db('memberships').where({ id: payment.membership_id }).forUpdate().first();
+  if (!membership || !RENEWABLE.includes(membership.status)) {
+    throw new ApiError(400, 'invalid_state',
+      `This renewal's membership is ${membership?.status ?? 'gone'}; a renewal is collected only while its membership is trialing, active or past_due`,
+      'status', { 'x-should-retry': 'false' });
+  }
+  await db('memberships').where({ id: membership.id }).update({ due_at: null });
+  const cardId = await renewalCardOf(db, membership);
+  if (!cardId || cardId === payment.payment_method_id) return {};
+  const card = await db('payment_methods').where({ id: cardId }).first();
+  const behaviour = (card.test_behaviour ?? 'succeeds') as CardBehaviour;
+  return {
+    payment_method_id: card.id,
+    payment_instrument: JSON.stringify({ brand: card.card_brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year }),
+    authentication: needsAuthentication(behaviour, payment.three_d_secure_policy as ThreeDSecurePolicy, false) ? 'required' : 'not_required',
+  };
+}
