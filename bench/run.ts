@@ -10,7 +10,8 @@
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it (BENCH_ONLY==<name>: exactly that one); BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
 // BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_NODE_FLAGS adds node flags to the servers; BENCH_SHOW_QUERIES=1 prints each side's
-// statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed.
+// statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed; BENCH_RENEWAL_MEMBERSHIPS
+// (1,000,000), BENCH_RENEWALS_DUE (3,000) and BENCH_RENEWAL_ROUNDS (3) size the renewals scenario (bench/renewals.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { measureStartUp } from './start-up.js';
 import { analyzeLikeAutovacuum } from './autoanalyze.js';
 import { compileBenchEntries } from './compiled.js';
 import { EXPORT_SCENARIO, measureExport } from './export.js';
+import { RENEWALS_SCENARIO, measureRenewals } from './renewals.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
 import { operations } from '../generated/routes.js';
@@ -399,6 +401,11 @@ try {
   if (selected([{ name: START_UP }]).length) {
     console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
     summary.push(await measureStartUp(db, databaseUrl, scenarios[0].request(fixture)));
+    console.log('');
+  }
+  // Renewals run in this process (bench/renewals.ts): before the servers start, whose workers would take their jobs.
+  if (selected([{ name: RENEWALS_SCENARIO }]).length) {
+    summary.push(await measureRenewals(db, adminUrl, postmaster));
     console.log('');
   }
   contenders.push(await launch('framework', 'framework-server.ts', databaseUrl));

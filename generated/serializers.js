@@ -606,16 +606,16 @@ function c_PaymentStatus_f008025fbaf7(v) {
   return o_bec032b1acae(v);
 }
 
-function c_Payment_1efddbea3a35(v) {
-  return o_7f537c130b28(v);
+function c_Payment_05cce314e06e(v) {
+  return o_d09360dd1637(v);
 }
 
-function c_Payment_36c199a11670(v) {
+function c_Payment_6a35e1d915fb(v) {
   return o_9fef92deb714(v);
 }
 
-function c_Payment_c5c4c9803c69(v) {
-  return o_d09360dd1637(v);
+function c_Payment_7bedaa46df1e(v) {
+  return o_7f537c130b28(v);
 }
 
 function c_PayoutFailure_636a7d6c2eb8(v) {
@@ -1390,16 +1390,6 @@ function o_131b950fd509(v) {
   return out + '}';
 }
 
-function o_13814dc57435(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_36c199a11670(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_169f4f48dd30(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1911,6 +1901,16 @@ function o_2d111870dfe1(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_2eb146fafd47(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_05cce314e06e(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4600,6 +4600,16 @@ function o_80f7b07950ee(v) {
   return out + '}';
 }
 
+function o_81306c9ae821(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_6a35e1d915fb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_82b1c8712983(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5037,6 +5047,16 @@ function o_963289a27d29(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experiment_adb8a09443c8(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9640e274c3a5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7bedaa46df1e(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5871,16 +5891,6 @@ function o_b154b2be9132(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_1cf1fab4558a(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_b199b4312bbd(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_c5c4c9803c69(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -7938,16 +7948,6 @@ function o_eeead0cc2589(v) {
   return out + '}';
 }
 
-function o_efad0c8469b9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_1efddbea3a35(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_eff0092ad3a4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8482,6 +8482,14 @@ function r_102ee49ab033(v) {
   return c_TeamMember_f1b19617cc14(v);
 }
 
+function r_1177fd9ec31d(v) {
+  return c_Payment_6a35e1d915fb(v);
+}
+
+function r_12ceebde9cc3(v) {
+  return c_Payment_05cce314e06e(v);
+}
+
 function r_14a4426f8c4b(v) {
   return c_Member_8c3c6099d10d(v);
 }
@@ -8710,10 +8718,6 @@ function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
 }
 
-function r_4f81f870ab7f(v) {
-  return c_Payment_1efddbea3a35(v);
-}
-
 function r_4fdec62d3cc5(v) {
   return o_947fe2417628(v);
 }
@@ -8774,12 +8778,12 @@ function r_5d6754090947(v) {
   return o_7c0197dfab80(v);
 }
 
-function r_5ea5fecdde24(v) {
-  return o_3f7fe7e48dd2(v);
+function r_5db41c81b2bd(v) {
+  return o_9640e274c3a5(v);
 }
 
-function r_6087f59e8a21(v) {
-  return o_13814dc57435(v);
+function r_5ea5fecdde24(v) {
+  return o_3f7fe7e48dd2(v);
 }
 
 function r_6116ddd7721d(v) {
@@ -8882,6 +8886,10 @@ function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
 
+function r_790108e4e829(v) {
+  return o_81306c9ae821(v);
+}
+
 function r_7be28d91aded(v) {
   return c_File_c4e71435e103(v);
 }
@@ -8942,10 +8950,6 @@ function r_873c32af138f(v) {
   return o_65c35c5d22df(v);
 }
 
-function r_88129821e16b(v) {
-  return c_Payment_c5c4c9803c69(v);
-}
-
 function r_8a7295d9b93e(v) {
   return o_76b39ed470b1(v);
 }
@@ -8984,10 +8988,6 @@ function r_928caba67ace(v) {
 
 function r_965b67a1819a(v) {
   return o_fbf0039c4781(v);
-}
-
-function r_970e7db3d784(v) {
-  return c_Payment_36c199a11670(v);
 }
 
 function r_9810940bc8ba(v) {
@@ -9190,6 +9190,10 @@ function r_cbc7204c6f0b(v) {
   return o_3fe3c33324c9(v);
 }
 
+function r_cc76c61f9246(v) {
+  return c_Payment_7bedaa46df1e(v);
+}
+
 function r_ccdf240c8fa6(v) {
   return c_AdsPaymentRetry_a92c2e5e48ea(v);
 }
@@ -9322,6 +9326,10 @@ function r_e789f983743c(v) {
   return c_ResolutionCenterCaseSummary_06a8abfcc2af(v);
 }
 
+function r_e9a8244bdadf(v) {
+  return o_2eb146fafd47(v);
+}
+
 function r_edb761bc4cae(v) {
   return o_1c2b054aa98d(v);
 }
@@ -9340,10 +9348,6 @@ function r_ee208ef86970(v) {
 
 function r_ee4a7aaa317a(v) {
   return c_Account_77a282ddee6d(v);
-}
-
-function r_ee5dc7e740a4(v) {
-  return o_efad0c8469b9(v);
 }
 
 function r_ef6345e78af7(v) {
@@ -9410,10 +9414,6 @@ function r_fce17e8105a3(v) {
   return o_6895fc2b077a(v);
 }
 
-function r_fdbb7d4db82b(v) {
-  return o_b199b4312bbd(v);
-}
-
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -9432,13 +9432,13 @@ export const serializers = {
   "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "capturePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f },
+  "capturePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246 },
   "checkUserAccess": { "2026-09-06": r_6116ddd7721d, "2026-09-02": r_6116ddd7721d, "2026-08-28": r_6116ddd7721d, "2026-08-25": r_6116ddd7721d, "2026-08-21": r_6116ddd7721d, "2026-08-14": r_6116ddd7721d, "2026-08-07": r_6116ddd7721d, "2026-07-30": r_6116ddd7721d, "2026-07-23": r_6116ddd7721d, "2026-07-22": r_6116ddd7721d, "2026-07-20": r_6116ddd7721d, "2025-01-01": r_6116ddd7721d },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
-  "confirmPaymentAction": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f },
+  "confirmPaymentAction": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
   "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
@@ -9466,7 +9466,7 @@ export const serializers = {
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
-  "createPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "createPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9557,7 +9557,7 @@ export const serializers = {
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
-  "listPayments": { "2026-09-06": r_fdbb7d4db82b, "2026-09-02": r_ee5dc7e740a4, "2026-08-28": r_ee5dc7e740a4, "2026-08-25": r_ee5dc7e740a4, "2026-08-21": r_ee5dc7e740a4, "2026-08-14": r_6087f59e8a21, "2026-08-07": r_6087f59e8a21, "2026-07-30": r_6087f59e8a21, "2026-07-23": r_6087f59e8a21, "2026-07-22": r_6087f59e8a21, "2026-07-20": r_6087f59e8a21, "2025-01-01": r_6087f59e8a21 },
+  "listPayments": { "2026-09-06": r_e9a8244bdadf, "2026-09-02": r_5db41c81b2bd, "2026-08-28": r_5db41c81b2bd, "2026-08-25": r_5db41c81b2bd, "2026-08-21": r_5db41c81b2bd, "2026-08-14": r_790108e4e829, "2026-08-07": r_790108e4e829, "2026-07-30": r_790108e4e829, "2026-07-23": r_790108e4e829, "2026-07-22": r_790108e4e829, "2026-07-20": r_790108e4e829, "2025-01-01": r_790108e4e829 },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_8f57fb1c508c, "2026-07-22": r_8f57fb1c508c, "2026-07-20": r_8f57fb1c508c, "2025-01-01": r_8f57fb1c508c },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
@@ -9595,7 +9595,7 @@ export const serializers = {
   "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
-  "refundPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "refundPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
@@ -9637,7 +9637,7 @@ export const serializers = {
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
   "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
-  "retrievePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "retrievePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9665,7 +9665,7 @@ export const serializers = {
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
-  "retryPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "retryPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "rotateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
@@ -9693,7 +9693,7 @@ export const serializers = {
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
-  "updatePayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "updatePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "updatePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
@@ -9703,6 +9703,6 @@ export const serializers = {
   "updateVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "updateWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
-  "voidPayment": { "2026-09-06": r_88129821e16b, "2026-09-02": r_4f81f870ab7f, "2026-08-28": r_4f81f870ab7f, "2026-08-25": r_4f81f870ab7f, "2026-08-21": r_4f81f870ab7f, "2026-08-14": r_970e7db3d784, "2026-08-07": r_970e7db3d784, "2026-07-30": r_970e7db3d784, "2026-07-23": r_970e7db3d784, "2026-07-22": r_970e7db3d784, "2026-07-20": r_970e7db3d784, "2025-01-01": r_970e7db3d784 },
+  "voidPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
 };

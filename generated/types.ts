@@ -1533,7 +1533,7 @@ export interface Payment {
     account_id: string;
     plan_id: string | null;
     product_id: string | null;
-    /** The membership (mem_) the payment created or renewed; set on success. */
+    /** The membership (mem_) the payment created or renewed; set on success, and from creation on the renewals the membership lifecycle charges (billing_reason subscription_cycle). */
     membership_id: string | null;
     /** The buyer's member (mber_) of the account; set on success for token payments. */
     member_id: string | null;

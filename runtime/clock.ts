@@ -56,10 +56,11 @@ export async function setTransactionClock(trx: { raw(sql: string, values: unknow
 
 /** Sets a connection to the current context's clock (or back to real time) when it is set otherwise: called for each
  * connection the pool lends (runtime/db.ts). A connection that never ran on a clock costs one comparison. */
-export async function alignSession(conn: Settable): Promise<void> {
+export function alignSession(conn: Settable): Promise<void> | undefined {
   const clock = context.getStore();
   const key = keyOf(clock);
-  if ((conn[SESSION_CLOCK] ?? REAL_TIME) === key) return;
-  await conn.query(SET_CLOCK, clock ? [clock.clockId, clock.now, CLOCKED_PATH] : ['', '', REAL_PATH]);
-  conn[SESSION_CLOCK] = key;
+  if ((conn[SESSION_CLOCK] ?? REAL_TIME) === key) return undefined;
+  return conn.query(SET_CLOCK, clock ? [clock.clockId, clock.now, CLOCKED_PATH] : ['', '', REAL_PATH]).then(() => {
+    conn[SESSION_CLOCK] = key;
+  });
 }

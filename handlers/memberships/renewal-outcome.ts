@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { transition } from '../../runtime/state-machine.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
+import { clockNow } from '../../runtime/clock.js';
 import { endMembership, recordMembershipEvent } from './membership-service.js';
 import { nextRetryAt } from './dunning.js';
 
@@ -34,9 +35,13 @@ export async function renewalPaid(db: Knex, payment: Row): Promise<RenewalPaid> 
   return { membership: updated, activated: updated.status !== row.status ? updated : null };
 }
 
-/** Moves the period on by `days` from its end, active, due at the new end. */
+/** Moves the period on by `days` from its end, active, due at the new end. A period that would already be over (a
+ * membership whose renewal was never charged while it lapsed, e.g. one sold before renewals existed) starts now
+ * instead: one charge brings it up to date, never one per missed period. */
 export async function startNextPeriod(db: Knex, row: Row, days: number): Promise<Row> {
-  const start = new Date(row.current_period_end).getTime();
+  const now = clockNow().getTime();
+  const from = new Date(row.current_period_end ?? now).getTime();
+  const start = from + days * DAY_MS <= now ? now : from;
   const end = new Date(start + days * DAY_MS);
   const status = row.status === 'active' ? 'active' : transition('Membership', row.status, 'activate');
   const [updated] = await db('memberships').where({ id: row.id }).update({

@@ -4,8 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
-import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { makeMembership } from '../memberships/fixtures.js';
+import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { generateRecommendations, sweepRecommendations, GENERATE_TASK } from '../../handlers/economic_intelligence/generate.js';
 import { eventsOf, jobsFor } from '../account_preferences/preference-fixtures.js';
 
@@ -58,14 +57,7 @@ t('the generator writes recommendations from the account\'s data, once, and supe
   assert.equal(rows.map((r) => [r.kind, r.status]), [['add_variant_to_product', 'superseded'], ['launch_promo_code', 'ready']]);
   assert.equal(rows[1].expected_tool_calls, [{ tool_name: 'createPromoCode', description: 'Create a promo code for a variant.' }]);
   assert.is((await eventsOf(app.db, o.accountId, 'economic_intelligence_recommendation.created')).length, 2);
-
-  // Past-due memberships are found too.
-  const buyer = await makeUser(app.db);
-  await makeMembership(app.db, o.accountId, buyer.id, { productId: o.productId, planId: v.body.id, status: 'past_due' });
-  rows = await generated(o);
-  const pastDue = rows.find((r) => r.kind === 'recover_past_due_memberships');
-  assert.match(pastDue.summary, /^1 membership is past due/);
-  assert.equal(pastDue.expected_tool_calls.map((c: any) => c.tool_name), ['listMemberships', 'extendMembership']);
+  // (Past-due memberships, a state only time reaches: test/economic_intelligence/past-due-rule.test.ts.)
 });
 
 t('an account without Economic Intelligence gets nothing; the sweep queues only accounts where it is on', async () => {

@@ -6,11 +6,13 @@ import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { newId } from '../../runtime/ids.js';
 import { makeMembership, makeProduct } from '../memberships/fixtures.js';
+import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
+import { makeSeller } from '../payments/payment-fixtures.js';
 
 const t = suite('user access through memberships');
 let app: TestApp;
 const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
-t.before(async () => { app = await startTestApp(); });
+t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 
 t('an active membership on the account makes a customer; ending it removes access', async () => {
@@ -27,12 +29,13 @@ t('an active membership on the account makes a customer; ending it removes acces
   assert.equal(after.body, { has_access: false, access_level: 'no_access' });
 });
 
-t('trialing and past_due grant access; paused, expired and completed do not', async () => {
-  const o = await makeOwner(app.db);
-  for (const [status, level] of [['trialing', 'customer'], ['past_due', 'customer'], ['paused', 'no_access'], ['expired', 'no_access'], ['completed', 'no_access']]) {
-    const buyer = await makeUser(app.db);
-    await makeMembership(app.db, o.accountId, buyer.id, { status });
-    const res = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: o.key });
+t('trialing and past_due grant access; paused, expired and completed do not (each reached by time on a sandbox clock)', async () => {
+  const lifecycle = lifecycleApi(app);
+  for (const [status, level] of [['trialing', 'customer'], ['past_due', 'customer'], ['paused', 'no_access'], ['expired', 'no_access'], ['completed', 'no_access']] as const) {
+    const s = await lifecycle.shop(await makeSeller(app.db));
+    const m = await lifecycle.membershipIn(s, status === 'paused' ? 'active' : status);
+    if (status === 'paused') await lifecycle.ok(s.key, 'POST', `/memberships/${m.id}/pause`);
+    const res = await call('GET', `/users/${m.userId}/access/${s.accountId}`, { token: s.key });
     assert.is(res.body.access_level, level, status);
   }
 });

@@ -23,9 +23,10 @@ export async function makePlan(db: Knex, accountId: string, productId: string) {
 
 const DAY = 86_400_000;
 
-/** A membership of the user to a new product of the account; `status` beyond trialing/active is written after. */
+/** A trialing or active membership of the user to a new product of the account. Other states are reached by time:
+ * test/memberships/lifecycle-fixtures.ts membershipIn. */
 export async function makeMembership(db: Knex, accountId: string, userId: string, options: {
-  status?: string; includesLicense?: boolean; periodEnd?: Date | null; productId?: string; planId?: string;
+  status?: 'trialing' | 'active'; includesLicense?: boolean; periodEnd?: Date | null; productId?: string; planId?: string;
 } = {}) {
   const productId = options.productId ?? await makeProduct(db, accountId, { includesLicense: options.includesLicense });
   const planId = options.planId ?? await makePlan(db, accountId, productId);
@@ -33,9 +34,6 @@ export async function makeMembership(db: Knex, accountId: string, userId: string
     accountId, userId, productId, planId, status: options.status === 'trialing' ? 'trialing' : 'active',
     currentPeriodEnd: options.periodEnd === undefined ? new Date(Date.now() + 30 * DAY) : options.periodEnd,
   });
-  if (options.status && !['trialing', 'active'].includes(options.status)) {
-    await db('memberships').where({ id: row.id }).update({ status: options.status });
-  }
   return { id: row.id as string, productId, planId, memberId: row.member_id as string, licenseKey: shownLicenseKey(row) };
 }
 

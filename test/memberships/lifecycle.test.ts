@@ -4,92 +4,35 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { until } from '../helpers/poll.js';
-import { makeUser } from '../helpers/fixtures.js';
+import { CARDS, makeSeller } from '../payments/payment-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
-import { CARDS, makeSeller, makeToken } from '../payments/payment-fixtures.js';
+import { DAY, HOUR, iso, lifecycleApi } from './lifecycle-fixtures.js';
+import { startReceiver } from '../webhooks/receiver.js';
+import { until } from '../helpers/poll.js';
+import { postingsOf } from '../helpers/ledger.js';
+import { runOnClock } from '../../runtime/clock.js';
+import { membershipPeriodStep } from '../../handlers/memberships/period-step.js';
+import { membershipPeriodSweep } from '../../handlers/memberships/period-sweep.js';
 
 const t = suite('membership lifecycle on a sandbox clock');
 let app: TestApp;
 t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-
-type Shop = Awaited<ReturnType<typeof makeSeller>> & { clockId: string; t0: number };
-
-async function call(key: string, method: string, path: string, body?: unknown, query?: Record<string, string>) {
-  return app.request(method, path, { token: key, version: HEAD_VERSION, body, query });
-}
-async function ok(key: string, method: string, path: string, body?: unknown, query?: Record<string, string>) {
-  const res = await call(key, method, path, body, query);
-  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/** A seller on a clock standing at the next midnight (UTC) but one. */
-async function shop(): Promise<Shop> {
-  const s = await makeSeller(app.db);
-  const t0 = Math.ceil(Date.now() / DAY) * DAY + DAY;
-  const clock = await ok(s.key, 'POST', '/sandbox/clocks', { account_id: s.accountId, frozen_time: iso(t0) });
-  return { ...s, clockId: clock.id, t0 };
-}
-
-async function advanceTo(s: Shop, at: number) {
-  await ok(s.key, 'POST', `/sandbox/clocks/${s.clockId}/advance`, { frozen_time: iso(at) });
-  await until(async () => (await ok(s.key, 'GET', `/sandbox/clocks/${s.clockId}`)).status === 'ready', 'the clock to be ready',
-    { timeoutMs: 120_000, everyMs: 100 });
-}
-
-async function variant(s: Shop, terms: Record<string, unknown>) {
-  const product = await ok(s.key, 'POST', '/products', { account_id: s.accountId, title: 'Course' });
-  return ok(s.key, 'POST', '/variants', { account_id: s.accountId, product_id: product.id, ...terms });
-}
-
-const payment = (s: Shop, id: string) => ok(s.key, 'GET', `/payments/${id}`);
-const membership = (s: Shop, id: string) => ok(s.key, 'GET', `/memberships/${id}`);
-
-async function settled(s: Shop, id: string) {
-  return until(async () => {
-    const p = await payment(s, id);
-    return ['succeeded', 'failed'].includes(p.status) ? p : null;
-  }, `payment ${id} to be collected`, { timeoutMs: 20_000, everyMs: 50 });
-}
-
-/** A buyer purchases the variant with `card`, saving it (a 3-D Secure step is completed on the buyer's behalf). */
-async function buy(s: Shop, planId: string, card: string = CARDS.succeeds, extra: Record<string, unknown> = {}) {
-  const buyer = await makeUser(app.db);
-  const token = await makeToken(app, s.clientId, card);
-  let p = await ok(s.key, 'POST', '/payments', {
-    account_id: s.accountId, confirmation_token: token, user_id: buyer.id, plan_id: planId, save_payment_method: true, ...extra,
-  });
-  if (p.status === 'requires_action') p = await ok(s.key, 'POST', `/payments/${p.id}/confirm_action`, { outcome: 'succeed' });
-  p = await settled(s, p.id);
-  assert.is(p.status, 'succeeded', JSON.stringify(p));
-  return { buyer, payment: p, membershipId: p.membership_id as string };
-}
-
-async function renewals(s: Shop, membershipId: string) {
-  const page = await ok(s.key, 'GET', '/payments', undefined,
-    { account_id: s.accountId, membership_id: membershipId, billing_reason: 'subscription_cycle', first: '100' } as Record<string, string>);
-  return (page.data as any[]).sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
-}
+const api = () => lifecycleApi(app);
+const call: ReturnType<typeof lifecycleApi>['call'] = (...a) => api().call(...a);
+const ok: ReturnType<typeof lifecycleApi>['ok'] = (...a) => api().ok(...a);
+const shop = () => api().shop();
+const advanceTo: ReturnType<typeof lifecycleApi>['advanceTo'] = (...a) => api().advanceTo(...a);
+const variant: ReturnType<typeof lifecycleApi>['variant'] = (...a) => api().variant(...a);
+const membership: ReturnType<typeof lifecycleApi>['membership'] = (...a) => api().membership(...a);
+const settled: ReturnType<typeof lifecycleApi>['settled'] = (...a) => api().settled(...a);
+const buy: ReturnType<typeof lifecycleApi>['buy'] = (...a) => api().buy(...a);
+const renewals: ReturnType<typeof lifecycleApi>['renewals'] = (...a) => api().renewals(...a);
+const saveCard: ReturnType<typeof lifecycleApi>['saveCard'] = (...a) => api().saveCard(...a);
 
 const eventsOf = async (type: string, membershipId: string) =>
   app.db('events').where({ type }).whereRaw("data->>'id' = ?", [membershipId]).orderBy('id');
-
-/** Saves another card for the buyer's member (a setup intent, as a buyer updating their card does). */
-async function saveCard(s: Shop, memberId: string, card: string) {
-  const token = await makeToken(app, s.clientId, card);
-  const intent = await ok(s.key, 'POST', '/setup_intents', { account_id: s.accountId, confirmation_token: token, member_id: memberId });
-  const done = await until(async () => {
-    const i = await ok(s.key, 'GET', `/setup_intents/${intent.id}`);
-    return i.status !== 'processing' ? i : null;
-  }, 'the setup intent', { timeoutMs: 20_000, everyMs: 50 });
-  if (done.status === 'requires_action') await ok(s.key, 'POST', `/setup_intents/${intent.id}/confirm_action`, { outcome: 'succeed' });
-}
 
 t('a trial converts at its end and the plan renews every period for a year, each period from the end of the last', async () => {
   const s = await shop();
@@ -120,6 +63,12 @@ t('a trial converts at its end and the plan renews every period for a year, each
   assert.is(Date.parse(m.current_period_start), s.t0 + (7 + 11 * 30) * DAY);
   assert.is(Date.parse(m.current_period_end), s.t0 + (7 + 12 * 30) * DAY);
   assert.is((await eventsOf('membership.renewed', membershipId)).length, 12);
+  // The ledger balances: every entry of the account's postings sums to zero across its ledgers.
+  const entryIds = await postingsOf(app.db, s.accountId).distinct('entry_id').pluck('entry_id');
+  assert.ok(entryIds.length >= 13, 'the purchase and each renewal are posted');
+  const sums = await app.db('ledger_postings').whereIn('entry_id', entryIds).groupBy('entry_id', 'currency')
+    .select('entry_id', app.db.raw('sum(amount)::bigint as total'));
+  assert.ok(sums.every((r: any) => Number(r.total) === 0), JSON.stringify(sums.filter((r: any) => Number(r.total) !== 0)));
 });
 
 t('a card that needs the buyer fails off-session: past_due, retried 3, 5 and 7 days after, then expired', async () => {
@@ -271,6 +220,75 @@ t('a one_time grant with expiration_days expires then; without it, it never does
   assert.is((await membership(s, a.membershipId)).status, 'expired');
   assert.is((await membership(s, b.membershipId)).status, 'active');
   assert.is((await eventsOf('membership.expired', a.membershipId)).length, 1);
+});
+
+t('every lifecycle move is delivered as a webhook, rendered at each subscription\'s pin', async () => {
+  const receiver = await startReceiver();
+  try {
+    const s = await shop();
+    const events = ['membership.activated', 'membership.renewed', 'membership.past_due', 'membership.expired', 'payment.succeeded', 'payment.failed'];
+    const hook = async (pin: string) => (await ok(s.key, 'POST', '/webhooks', { account_id: s.accountId, url: receiver.url, events, api_version_date: pin })).id;
+    const [head, pinned] = [await hook(HEAD_VERSION), await hook('2026-07-20')];
+    const v = await variant(s, { plan_type: 'renewal', billing_period: 30, trial_period_days: 7, initial_price: 100, renewal_price: 1500 });
+    const { membershipId } = await buy(s, v.id);
+    await advanceTo(s, s.t0 + 7 * DAY + HOUR);
+    const delivered = (webhookId: string, type: string) => until(async () => {
+      const rows = await app.db('webhook_deliveries').where({ webhook_id: webhookId, status: 'succeeded' }).pluck('id');
+      return receiver.received.find((r) => rows.includes(r.id) && r.json.type === type && r.json.data.id === membershipId);
+    }, `${type} delivered to ${webhookId}`, { timeoutMs: 20_000, everyMs: 100 });
+    const atHead = await delivered(head, 'membership.renewed');
+    assert.is(atHead.json.data.account_id, s.accountId);
+    assert.is(atHead.json.data.status, 'active');
+    assert.is(Date.parse(atHead.json.data.current_period_end), s.t0 + 37 * DAY);
+    const atPin = await delivered(pinned, 'membership.renewed');
+    assert.is(atPin.json.data.company_id, s.accountId, 'the 2026-07-20 shape');
+    assert.not.ok('account_id' in atPin.json.data);
+    await delivered(pinned, 'membership.activated');
+  } finally {
+    await receiver.close();
+  }
+});
+
+t('expiration_days is for one_time variants, split_pay_required_payments for renewal ones: 400 naming the field', async () => {
+  const s = await makeSeller(app.db);
+  const product = await ok(s.key, 'POST', '/products', { account_id: s.accountId, title: 'Course' });
+  const create = (body: Record<string, unknown>) => call(s.key, 'POST', '/variants', { account_id: s.accountId, product_id: product.id, ...body });
+  const refused = (res: { status: number; body: any }, param: string) => {
+    assert.is(res.status, 400, JSON.stringify(res.body));
+    assert.is(res.body.error.param, param);
+  };
+  refused(await create({ plan_type: 'renewal', billing_period: 30, expiration_days: 10 }), 'expiration_days');
+  refused(await create({ plan_type: 'one_time', split_pay_required_payments: 3 }), 'split_pay_required_payments');
+  refused(await create({ plan_type: 'one_time', expiration_days: 0 }), 'expiration_days');
+  refused(await create({ plan_type: 'renewal', billing_period: 30, split_pay_required_payments: 0 }), 'split_pay_required_payments');
+  const oneTime = (await create({ plan_type: 'one_time', expiration_days: 30 })).body;
+  assert.is(oneTime.expiration_days, 30);
+  assert.is(oneTime.split_pay_required_payments, null);
+  const renewal = (await create({ plan_type: 'renewal', billing_period: 30 })).body;
+  assert.is(renewal.expiration_days, null);
+  assert.is(renewal.split_pay_required_payments, null);
+  refused(await call(s.key, 'PATCH', `/variants/${renewal.id}`, { expiration_days: 5 }), 'expiration_days');
+  refused(await call(s.key, 'PATCH', `/variants/${oneTime.id}`, { split_pay_required_payments: 2 }), 'split_pay_required_payments');
+  assert.is((await ok(s.key, 'PATCH', `/variants/${renewal.id}`, { split_pay_required_payments: 6 })).split_pay_required_payments, 6);
+  assert.is((await ok(s.key, 'PATCH', `/variants/${oneTime.id}`, { expiration_days: null })).expiration_days, null);
+});
+
+t('a due membership stepped by several runs at once is charged once for its period', async () => {
+  const s = await shop();
+  const v = await variant(s, { plan_type: 'renewal', billing_period: 30, initial_price: 500, renewal_price: 500 });
+  const { membershipId } = await buy(s, v.id);
+  await ok(s.key, 'POST', `/memberships/${membershipId}/pause`);
+  await ok(s.key, 'POST', `/memberships/${membershipId}/resume`); // due at once: the next sweep charges it
+  const { due_at: dueAt } = await app.db('memberships').where({ id: membershipId }).first('due_at');
+  await runOnClock({ clockId: s.clockId, now: iso(s.t0) }, () => Promise.all([
+    membershipPeriodStep(app.db, membershipId, dueAt), membershipPeriodStep(app.db, membershipId, dueAt),
+    membershipPeriodSweep.run(app.db), membershipPeriodSweep.run(app.db),
+  ]));
+  await advanceTo(s, s.t0 + HOUR);
+  const charged = await renewals(s, membershipId);
+  assert.is(charged.length, 1);
+  assert.is(charged[0].status, 'succeeded');
+  assert.is((await membership(s, membershipId)).status, 'active');
 });
 
 t.run();

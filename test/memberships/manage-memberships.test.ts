@@ -181,7 +181,8 @@ t('extend moves the next timed step (due_at) with the period; pause clears it, r
   const none = await call('POST', `/memberships/${endless.m.id}/extend`, { token: endless.o.key, body: { days: 3 } });
   assert.is(none.status, 400);
   assert.is(none.body.error.param, 'days');
-  const ended = await setup({ status: 'expired' });
+  const ended = await setup();
+  await call('POST', `/memberships/${ended.m.id}/cancel`, { token: ended.o.key }); // ended: canceled now
   const late = await call('POST', `/memberships/${ended.m.id}/extend`, { token: ended.o.key, body: { days: 3 } });
   assert.is(late.status, 400);
   assert.is(late.body.error.type, 'invalid_state');
@@ -210,7 +211,8 @@ t('pause and resume: paused_at, events, and refusals from the wrong state', asyn
 });
 
 t('a paused membership can be canceled; a canceled one cannot be paused', async () => {
-  const { o, m } = await setup({ status: 'paused' });
+  const { o, m } = await setup();
+  assert.is((await call('POST', `/memberships/${m.id}/pause`, { token: o.key })).body.status, 'paused');
   const res = await call('POST', `/memberships/${m.id}/cancel`, { token: o.key });
   assert.is(res.body.status, 'canceled');
   const pause = await call('POST', `/memberships/${m.id}/pause`, { token: o.key });

@@ -5,11 +5,13 @@ import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harn
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeMembership, makePlan, makeProduct } from './fixtures.js';
+import { lifecycleApi } from './lifecycle-fixtures.js';
+import { makeSeller } from '../payments/payment-fixtures.js';
 
 const t = suite('reading memberships');
 let app: TestApp;
 const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
-t.before(async () => { app = await startTestApp(); });
+t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 
 t('retrieve by mem_ id returns every field', async () => {
@@ -122,13 +124,14 @@ t('list for a user token: managed accounts plus the user\'s own memberships as a
 });
 
 t('filters user_id, product_id, plan_id and status; invalid status is 400', async () => {
-  const o = await makeOwner(app.db);
+  const lifecycle = lifecycleApi(app);
+  const o = await lifecycle.shop(await makeSeller(app.db));
   const u1 = await makeUser(app.db);
-  const u2 = await makeUser(app.db);
   const product = await makeProduct(app.db, o.accountId);
   const plan = await makePlan(app.db, o.accountId, product);
-  const a = await makeMembership(app.db, o.accountId, u1.id, { productId: product, planId: plan });
-  const b = await makeMembership(app.db, o.accountId, u2.id, { status: 'past_due' });
+  // Its period outlasts the clock's advance below.
+  const a = await makeMembership(app.db, o.accountId, u1.id, { productId: product, planId: plan, periodEnd: new Date(o.t0 + 90 * 86_400_000) });
+  const b = await lifecycle.membershipIn(o, 'past_due'); // its renewal failed as time passed
   const ids = async (query: Record<string, string>) =>
     (await call('GET', '/memberships', { token: o.key, query })).body.data.map((m: any) => m.id);
   assert.equal(await ids({ user_id: u1.id }), [a.id]);

@@ -7,6 +7,8 @@ import { BadRequestError, NotFoundError } from '@whop/sdk';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeConfirmationToken, makeMembership } from '../memberships/fixtures.js';
+import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
+import { makeSeller } from '../payments/payment-fixtures.js';
 import { LATEST, PIN, collectAll, loose, raw, rejects, sdk } from './sdk-helpers.js';
 
 const DAY = 86_400_000;
@@ -16,7 +18,7 @@ let o: Awaited<ReturnType<typeof makeOwner>>;
 let pinned: Whop;
 let latest: Whop;
 t.before(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ worker: true });
   o = await makeOwner(app.db, { title: 'Members shop' });
   pinned = sdk(app, o.key);
   latest = sdk(app, o.key, { version: LATEST });
@@ -24,9 +26,15 @@ t.before(async () => {
 t.after(async () => { await app.close(); });
 
 t('memberships.list at 2026-07-20 filters by statuses and user_ids; the latest refuses the plural filters', async () => {
-  const [b1, b2] = [await makeUser(app.db), await makeUser(app.db)];
-  const m1 = await makeMembership(app.db, o.accountId, b1.id);
-  const m2 = await makeMembership(app.db, o.accountId, b2.id, { status: 'past_due' });
+  // A seller of its own on a sandbox clock: m2's renewal fails on a card that needs the buyer (past_due).
+  const lifecycle = lifecycleApi(app);
+  const o = await lifecycle.shop(await makeSeller(app.db));
+  const pinned = sdk(app, o.key);
+  const latest = sdk(app, o.key, { version: LATEST });
+  const b1 = await makeUser(app.db);
+  const m1 = await makeMembership(app.db, o.accountId, b1.id, { periodEnd: new Date(o.t0 + 90 * 86_400_000) });
+  const m2 = await lifecycle.membershipIn(o, 'past_due');
+  const b2 = { id: m2.userId };
   const ids = async (query: Record<string, unknown>) =>
     (await collectAll(pinned.memberships.list({ company_id: o.accountId, first: 1, ...query }))).map((m) => m.id).sort();
   assert.equal(await ids({ statuses: ['past_due'] }), [m2.id]);
