@@ -43,7 +43,7 @@ async function renewByFramework(db: Knex): Promise<number> {
 
 const renewalsOf = (db: Knex, shop: RenewalShop) => db('payments').where({ account_id: shop.accountId, billing_reason: 'subscription_cycle' });
 
-/** Seeds `DUE` due memberships (untimed), renews them with `work`, checks that each got its one renewal, and leaves
+/** Seeds `count` (DUE) due memberships (untimed), renews them with `work`, checks that each got its one renewal, and leaves
  * no job behind for the servers that the bench starts next. Per renewal costs, in µs. */
 async function round(side: Side, tag: string, postmaster: string | null, work: (db: Knex) => Promise<number>,
   o: { count?: number; seeded?: () => Promise<void> } = {}): Promise<Cost> {
@@ -121,7 +121,7 @@ export async function measureRenewals(db: Knex, adminUrl: string, postmaster: st
     const small: Side = { db: smallDb, shop: await renewalShop(smallDb, 'Bench renewals alone') };
     console.log(`${RENEWALS_SCENARIO}: ${count(NOT_DUE)} memberships not due seeded in ${((Date.now() - seeding) / 1000).toFixed(0)} s; `
       + `${count(DUE)} due per round, ${ROUNDS} rounds`);
-    // Warm-up (the code's first runs compile), then the plan of the sweep's due query among the million.
+    // Warm-up (the code's first runs compile), which also shows the sweep's due query as it is sent.
     const dueQuery = await statementOf(smallDb, /due_at <= now\(\)/,
       () => round(small, 'w1', postmaster, renewByFramework, { count: 300 }));
     await round(small, 'w2', postmaster, renewByHand, { count: 300 });

@@ -11,7 +11,10 @@ import { nowMs } from '../shared/now.js';
 export async function ensureMember(db: Knex, accountId: string, userId: string): Promise<{ id: string; status: string }> {
   await db('members').insert({ id: newId('mber_'), account_id: accountId, user_id: userId, status: 'joined' })
     .onConflict(['account_id', 'user_id']).ignore();
-  const member = await db('members').where({ account_id: accountId, user_id: userId }).forUpdate().first('id', 'status');
+  // FOR NO KEY UPDATE: the rows that reference the member (a dispute, a payment) take KEY SHARE locks on it as they are
+  // written; FOR UPDATE would wait on those, and a collection settling the buyer's payment deadlocked with a chargeback
+  // of their other one (each then waited on the other's ledger balances).
+  const member = await db('members').where({ account_id: accountId, user_id: userId }).forNoKeyUpdate().first('id', 'status');
   if (member.status === 'left') {
     const status = transition('Member', member.status, 'rejoin');
     await db('members').where({ id: member.id }).update({ status, joined_at: nowMs(db), left_at: null, updated_at: nowMs(db) });
@@ -22,7 +25,7 @@ export async function ensureMember(db: Knex, accountId: string, userId: string):
 
 /** After a membership ended: the member leaves when no membership of theirs on the account grants access. */
 export async function leaveIfNoAccessLeft(db: Knex, memberId: string): Promise<void> {
-  const member = await db('members').where({ id: memberId }).forUpdate().first('id', 'status', 'account_id', 'user_id');
+  const member = await db('members').where({ id: memberId }).forNoKeyUpdate().first('id', 'status', 'account_id', 'user_id');
   if (!member || !canTransition('Member', member.status, 'leave')) return;
   const live = await db('memberships').where({ account_id: member.account_id, user_id: member.user_id })
     .whereIn('status', [...ACCESS_GRANTING_STATUSES, 'paused']).first('id');

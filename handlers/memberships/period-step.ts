@@ -74,6 +74,8 @@ async function retry(db: Knex, row: Row): Promise<void> {
     .where({ membership_id: row.id, billing_reason: 'subscription_cycle' }).whereNotNull('renewal_period_start')
     .orderBy('renewal_period_start', 'desc').forUpdate().first();
   if (payment?.status === 'failed') {
+    // Not due while the retry is collected: its outcome sets the next due_at (renewal-outcome.ts).
+    await notDue(db, row);
     await retryCollection(effectsOn(db), payment);
     return;
   }

@@ -16,13 +16,29 @@ export const MEMBERSHIP_PERIOD_SWEEP = 'membership_period_sweep';
 const BATCH = 500;
 
 // Keyset on (due_at, id): each batch starts after the last one, so a batch whose jobs are still queued is not read again.
-const DUE = `select m.id, m.due_at from memberships m
+// At real time: along memberships_due_at, taking the accounts on no clock. On a clock: from the clock's few accounts,
+// each along memberships_account_due_at, so the memberships due at real time are never read.
+const DUE_AT_REAL_TIME = `select m.id, m.due_at from memberships m
   where m.due_at is not null and m.due_at <= now() and (m.due_at, m.id) > (?::timestamptz, ?)
     and ${inClockScope('m.account_id')}
   order by m.due_at, m.id limit ${BATCH}`;
+const DUE_ON_CLOCK = `select d.id, d.due_at from accounts a cross join lateral (
+    select m.id, m.due_at from memberships m
+    where m.account_id = a.id and m.due_at is not null and m.due_at <= now() and (m.due_at, m.id) > (?::timestamptz, ?)
+    order by m.due_at, m.id limit ${BATCH}) d
+  where a.clock_id = ?
+  order by d.due_at, d.id limit ${BATCH}`;
 
-const NEXT_DUE = `select m.due_at from memberships m where m.due_at is not null and ${inClockScope('m.account_id')}
+const NEXT_DUE_AT_REAL_TIME = `select m.due_at from memberships m where m.due_at is not null and ${inClockScope('m.account_id')}
   order by m.due_at limit 1`;
+const NEXT_DUE_ON_CLOCK = `select min(d.due_at) as due_at from accounts a cross join lateral (
+    select m.due_at from memberships m where m.account_id = a.id and m.due_at is not null order by m.due_at limit 1) d
+  where a.clock_id = ?`;
+
+const due = (db: Knex, after: [string, string]) => {
+  const clock = currentClock();
+  return clock ? db.raw(DUE_ON_CLOCK, [...after, clock.clockId]) : db.raw(DUE_AT_REAL_TIME, after);
+};
 
 const EPOCH = '-infinity';
 
@@ -30,7 +46,7 @@ async function sweep(db: Knex): Promise<void> {
   const inPlace = currentClock() !== undefined;
   let after: [string, string] = [EPOCH, ''];
   for (;;) {
-    const rows = (await db.raw(DUE, after)).rows as { id: string; due_at: string }[];
+    const rows = (await due(db, after)).rows as { id: string; due_at: string }[];
     for (const row of rows) {
       if (inPlace) await membershipPeriodStep(db, row.id, row.due_at);
       else {
@@ -47,8 +63,9 @@ async function sweep(db: Knex): Promise<void> {
 export const membershipPeriodSweep: ClockSweep = {
   name: MEMBERSHIP_PERIOD_SWEEP,
   async nextDueAt(db) {
-    const [row] = (await db.raw(NEXT_DUE)).rows as { due_at: string }[];
-    return row ? new Date(row.due_at).toISOString() : null;
+    const clock = currentClock();
+    const [row] = (await (clock ? db.raw(NEXT_DUE_ON_CLOCK, [clock.clockId]) : db.raw(NEXT_DUE_AT_REAL_TIME))).rows as { due_at: string | null }[];
+    return row?.due_at ? new Date(row.due_at).toISOString() : null;
   },
   run: sweep,
 };

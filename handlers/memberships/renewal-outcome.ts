@@ -29,6 +29,11 @@ export interface RenewalPaid {
 export async function renewalPaid(db: Knex, payment: Row): Promise<RenewalPaid> {
   const row = await lockMembership(db, payment.membership_id);
   if (!row || !RENEWABLE.includes(row.status)) return { membership: null, activated: null };
+  // Only the membership's latest renewal moves its period: an older one paid late (retried by hand after a resume
+  // charged a new period) pays for what it was for, and the current period is not moved again.
+  const latest = await db('payments').where({ membership_id: row.id, billing_reason: 'subscription_cycle' }).whereNotNull('renewal_period_start')
+    .orderBy('renewal_period_start', 'desc').first('id');
+  if (latest?.id !== payment.id) return { membership: row, activated: null };
   const plan = await db('plans').where({ id: row.plan_id }).first('billing_period_days');
   const updated = await startNextPeriod(db, row, Number(plan.billing_period_days));
   await recordMembershipEvent(db, 'membership.renewed', updated);
