@@ -856,6 +856,7 @@ export const resources = {
       cancel_at_period_end: row.cancel_at_period_end,
       canceled_at: row.canceled_at,
       paused_at: row.paused_at,
+      resumes_at: row.resumes_at,
       metadata: row.metadata,
       license_key: shownLicenseKey(row),
       plan_id: row.plan_id,

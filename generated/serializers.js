@@ -514,12 +514,12 @@ function c_Member_8c3c6099d10d(v) {
   return o_82b1c8712983(v);
 }
 
-function c_Membership_63f5ef50fbfa(v) {
-  return o_eff0092ad3a4(v);
+function c_Membership_8e6cbb8eb628(v) {
+  return o_ba74ac94a6b5(v);
 }
 
-function c_Membership_fc50d37be960(v) {
-  return o_1a436dcfd101(v);
+function c_Membership_b19477ea9aab(v) {
+  return o_fb91069d15de(v);
 }
 
 function c_Money_73dd1056f9c4(v) {
@@ -1465,44 +1465,6 @@ function o_19d24478ad63(v) {
   if (x !== undefined) { out += sep + "\"nickname\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["payer_name"];
   if (x !== undefined) { out += sep + "\"payer_name\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_1a436dcfd101(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["current_period_start"];
-  if (x !== undefined) { out += sep + "\"current_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["current_period_end"];
-  if (x !== undefined) { out += sep + "\"current_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["cancel_at_period_end"];
-  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["canceled_at"];
-  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["paused_at"];
-  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["license_key"];
-  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3532,16 +3494,6 @@ function o_66dabf4ae08c(v) {
   return out + '}';
 }
 
-function o_6773fa8524d5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_fc50d37be960(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_6895fc2b077a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5042,6 +4994,16 @@ function o_94b1a69470f2(v) {
   return out + '}';
 }
 
+function o_9609e412472e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_8e6cbb8eb628(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_963289a27d29(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5838,16 +5800,6 @@ function o_afe9871135cf(v) {
   return out + '}';
 }
 
-function o_b00a4d48e934(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_63f5ef50fbfa(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_b0597d717af5(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5951,6 +5903,16 @@ function o_b4e4c144d623(v) {
   if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_62fc8b27ffe1(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b6cc112578f5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_b19477ea9aab(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6061,6 +6023,46 @@ function o_ba4278dddc34(v) {
   if (x !== undefined) { out += sep + "\"fee_bps\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["estimated_duration_seconds"];
   if (x !== undefined) { out += sep + "\"estimated_duration_seconds\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ba74ac94a6b5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["renewal_period_start"];
+  if (x !== undefined) { out += sep + "\"renewal_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["renewal_period_end"];
+  if (x !== undefined) { out += sep + "\"renewal_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancel_at_period_end"];
+  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["canceled_at"];
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["paused_at"];
+  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resumes_at"];
+  if (x !== undefined) { out += sep + "\"resumes_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["license_key"];
+  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7948,44 +7950,6 @@ function o_eeead0cc2589(v) {
   return out + '}';
 }
 
-function o_eff0092ad3a4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["renewal_period_start"];
-  if (x !== undefined) { out += sep + "\"renewal_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["renewal_period_end"];
-  if (x !== undefined) { out += sep + "\"renewal_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["cancel_at_period_end"];
-  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["canceled_at"];
-  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["paused_at"];
-  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["license_key"];
-  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["user_id"];
-  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_f089137e45bf(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8179,6 +8143,46 @@ function o_fa85ab8091b1(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["in_transit"];
   if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fb91069d15de(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["current_period_start"];
+  if (x !== undefined) { out += sep + "\"current_period_start\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["current_period_end"];
+  if (x !== undefined) { out += sep + "\"current_period_end\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["cancel_at_period_end"];
+  if (x !== undefined) { out += sep + "\"cancel_at_period_end\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["canceled_at"];
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["paused_at"];
+  if (x !== undefined) { out += sep + "\"paused_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["resumes_at"];
+  if (x !== undefined) { out += sep + "\"resumes_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["license_key"];
+  if (x !== undefined) { out += sep + "\"license_key\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -8406,10 +8410,6 @@ function r_035a1d1ada29(v) {
   return c_PayoutMethod_61374569c5ff(v);
 }
 
-function r_03782e18aa2c(v) {
-  return c_Membership_63f5ef50fbfa(v);
-}
-
 function r_04eea8b4299d(v) {
   return c_Account_940b5ab09ce6(v);
 }
@@ -8516,10 +8516,6 @@ function r_1a95539b0b0e(v) {
 
 function r_1abee11a41c3(v) {
   return o_1c2051a125ad(v);
-}
-
-function r_1d0ba1500547(v) {
-  return o_b00a4d48e934(v);
 }
 
 function r_1da86b3373bd(v) {
@@ -8758,6 +8754,10 @@ function r_56424630289a(v) {
   return o_fc521af1c089(v);
 }
 
+function r_59e0e76c01bf(v) {
+  return o_b6cc112578f5(v);
+}
+
 function r_5bb6dfb35c50(v) {
   return c_CheckoutConfiguration_dc1564265282(v);
 }
@@ -8844,10 +8844,6 @@ function r_6c0664a24f58(v) {
 
 function r_6d7540fc4039(v) {
   return o_cbd599f9a612(v);
-}
-
-function r_6ee67b7b3241(v) {
-  return o_6773fa8524d5(v);
 }
 
 function r_6eeb29d20cad(v) {
@@ -8938,6 +8934,10 @@ function r_84d255761298(v) {
   return c_Account_6333c89169f2(v);
 }
 
+function r_8556cf293ff4(v) {
+  return c_Membership_b19477ea9aab(v);
+}
+
 function r_859d051ceba7(v) {
   return c_StatSeries_6db5cc8fea85(v);
 }
@@ -8988,6 +8988,10 @@ function r_928caba67ace(v) {
 
 function r_965b67a1819a(v) {
   return o_fbf0039c4781(v);
+}
+
+function r_96a50e2eae80(v) {
+  return c_Membership_8e6cbb8eb628(v);
 }
 
 function r_9810940bc8ba(v) {
@@ -9072,6 +9076,10 @@ function r_aa4cb6aadd43(v) {
 
 function r_abbc2d1951b5(v) {
   return o_3089f094ad4f(v);
+}
+
+function r_ac894d8790c1(v) {
+  return o_9609e412472e(v);
 }
 
 function r_acb5e203dab0(v) {
@@ -9168,10 +9176,6 @@ function r_c5f1e694987f(v) {
 
 function r_c88e3f9cee55(v) {
   return o_0067e76e46f7(v);
-}
-
-function r_c8a8b9167c58(v) {
-  return c_Membership_fc50d37be960(v);
 }
 
 function r_c8d03486e334(v) {
@@ -9429,7 +9433,7 @@ export const serializers = {
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
-  "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "cancelMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "capturePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246 },
@@ -9510,7 +9514,7 @@ export const serializers = {
   "estimateAdGroupReach": { "2026-09-06": r_fcd57b2bb62f, "2026-09-02": r_fcd57b2bb62f, "2026-08-28": r_fcd57b2bb62f, "2026-08-25": r_fcd57b2bb62f, "2026-08-21": r_fcd57b2bb62f, "2026-08-14": r_fcd57b2bb62f, "2026-08-07": r_fcd57b2bb62f, "2026-07-30": r_fcd57b2bb62f, "2026-07-23": r_fcd57b2bb62f, "2026-07-22": r_fcd57b2bb62f, "2026-07-20": r_fcd57b2bb62f, "2025-01-01": r_fcd57b2bb62f },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
   "executeAccountRecommendedAction": { "2026-09-06": r_46bef177a225, "2026-09-02": r_46bef177a225, "2026-08-28": r_46bef177a225, "2026-08-25": r_46bef177a225, "2026-08-21": r_46bef177a225, "2026-08-14": r_46bef177a225, "2026-08-07": r_46bef177a225, "2026-07-30": r_46bef177a225, "2026-07-23": r_46bef177a225, "2026-07-22": r_46bef177a225, "2026-07-20": r_46bef177a225, "2025-01-01": r_46bef177a225 },
-  "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "extendMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
@@ -9548,7 +9552,7 @@ export const serializers = {
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMedia": { "2026-09-06": r_84c8838baa75, "2026-09-02": r_84c8838baa75, "2026-08-28": r_84c8838baa75, "2026-08-25": r_84c8838baa75, "2026-08-21": r_84c8838baa75, "2026-08-14": r_84c8838baa75, "2026-08-07": r_84c8838baa75, "2026-07-30": r_84c8838baa75, "2026-07-23": r_84c8838baa75, "2026-07-22": r_84c8838baa75, "2026-07-20": r_84c8838baa75, "2025-01-01": r_84c8838baa75 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
-  "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
+  "listMemberships": { "2026-09-06": r_59e0e76c01bf, "2026-09-02": r_59e0e76c01bf, "2026-08-28": r_59e0e76c01bf, "2026-08-25": r_59e0e76c01bf, "2026-08-21": r_59e0e76c01bf, "2026-08-14": r_59e0e76c01bf, "2026-08-07": r_59e0e76c01bf, "2026-07-30": r_59e0e76c01bf, "2026-07-23": r_59e0e76c01bf, "2026-07-22": r_ac894d8790c1, "2026-07-20": r_ac894d8790c1, "2025-01-01": r_ac894d8790c1 },
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
@@ -9591,7 +9595,7 @@ export const serializers = {
   "pauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "pauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
-  "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "pauseMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
@@ -9601,7 +9605,7 @@ export const serializers = {
   "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "resolutionCenterCaseSummary": { "2026-09-06": r_e789f983743c, "2026-09-02": r_e789f983743c, "2026-08-28": r_e789f983743c, "2026-08-25": r_e789f983743c, "2026-08-21": r_e789f983743c, "2026-08-14": r_e789f983743c, "2026-08-07": r_e789f983743c, "2026-07-30": r_e789f983743c },
   "respondToResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
-  "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "resumeMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
@@ -9634,7 +9638,7 @@ export const serializers = {
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
   "retrieveMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
-  "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "retrieveMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
   "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
   "retrievePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
@@ -9672,7 +9676,7 @@ export const serializers = {
   "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_02ba5c1668ad, "2026-08-21": r_02ba5c1668ad, "2026-08-14": r_02ba5c1668ad, "2026-08-07": r_02ba5c1668ad, "2026-07-30": r_a78a68c4632e, "2026-07-23": r_a78a68c4632e, "2026-07-22": r_a78a68c4632e, "2026-07-20": r_d8653166c51d, "2025-01-01": r_d8653166c51d },
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
-  "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "uncancelMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "unpauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
@@ -9691,7 +9695,7 @@ export const serializers = {
   "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "updateExperience": { "2026-09-06": r_f9c602b1762f, "2026-09-02": r_f9c602b1762f, "2026-08-28": r_f9c602b1762f, "2026-08-25": r_f9c602b1762f, "2026-08-21": r_f9c602b1762f, "2026-08-14": r_f9c602b1762f, "2026-08-07": r_f9c602b1762f, "2026-07-30": r_f9c602b1762f, "2026-07-23": r_f9c602b1762f, "2026-07-22": r_f9c602b1762f, "2026-07-20": r_f9c602b1762f, "2025-01-01": r_f9c602b1762f },
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
-  "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "updateMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
   "updatePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },

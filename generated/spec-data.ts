@@ -312,6 +312,7 @@ export const specData = {
     "payment_method_domain.verified": "PaymentMethodDomain",
     "payment.succeeded": "Payment",
     "payment.failed": "Payment",
+    "payment.canceled": "Payment",
     "payout.created": "Payout",
     "payout.in_review": "Payout",
     "payout.processing": "Payout",
@@ -805,6 +806,12 @@ export const specData = {
           "from": [
             "authorized",
             "requires_action"
+          ],
+          "to": "canceled"
+        },
+        "abandon": {
+          "from": [
+            "failed"
           ],
           "to": "canceled"
         },

@@ -73,8 +73,8 @@ function businessTasks(db: Knex): TaskList {
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
- * settled payments' funds, the memberships that fell due (renewals, dunning, ends) and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
- * exports and of api logs, Economic Intelligence's recommendations for the accounts where it is on, and the simulated
+ * settled payments' funds, the memberships that fell due (renewals, dunning, ends) and the folding of totals tables'
+ * new rows (stats, summaries); hourly, the retention of exports and of api logs, Economic Intelligence's recommendations for the accounts where it is on, and the simulated
  * ad network's delivery of the hour just ended. (Jobs of a worker that died need nothing here:
  * runtime/worker-liveness.ts releases them for every task.) */
 export const schedule = {

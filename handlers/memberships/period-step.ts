@@ -2,8 +2,9 @@
 // membership's row lock, and only when due_at is still the instant the step was queued for and has come (by SQL
 // now(): the clock's time on a sandbox clock), it does one of: cancel a scheduled cancellation, charge a renewal
 // (renewal-charge.ts; a trial's first charge too), expire a one_time grant, complete a fixed-term plan, retry a
-// failed renewal (dunning.ts) or expire it when retries are exhausted. Every branch moves due_at (later, or null while
-// a charge is being collected), so a step run twice, or by two workers, does its work once.
+// failed renewal (dunning.ts) or expire it when retries are exhausted, or resume a pause at the resumes_at it named.
+// Every branch moves due_at (later, or null while a charge is being collected), so a step run twice, or by two
+// workers, does its work once.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { canTransition, transition } from '../../runtime/state-machine.js';
@@ -14,6 +15,7 @@ import { retryCollection } from '../payments/retry-collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
 import { endMembership, recordMembershipEvent } from './membership-service.js';
 import { chargeRenewal } from './renewal-charge.js';
+import { resumeMembershipRow } from './resume.js';
 import { paidPaymentsOf } from './renewal-card.js';
 import { failAttempt, startNextPeriod } from './renewal-outcome.js';
 
@@ -34,6 +36,11 @@ export async function membershipPeriodStep(db: Knex, membershipId: string, dueAt
 }
 
 async function step(db: Knex, row: Row): Promise<void> {
+  // A paused membership is due only at the resumes_at its pause named.
+  if (row.status === 'paused') {
+    await resumeMembershipRow(db, row);
+    return;
+  }
   if (row.cancel_at_period_end && canTransition('Membership', row.status, 'cancel')) {
     await end(db, row, 'cancel', 'membership.canceled');
     return;

@@ -7,6 +7,10 @@ import type { Row } from '../../runtime/plain/stored-resource.js';
 import { needsAuthentication, type ThreeDSecurePolicy } from '../processor/processor.js';
 import type { CardBehaviour } from '../processor/cards.js';
 import { renewalCardOf } from './renewal-card.js';
+import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../runtime/events.js';
+import { nowMs } from '../shared/now.js';
+import { loadPaymentView } from '../payments/payment-view.js';
 
 const RENEWABLE = ['trialing', 'active', 'past_due'];
 
@@ -28,4 +32,16 @@ export async function renewalRetryChanges(db: Knex, payment: Row): Promise<Recor
     payment_instrument: JSON.stringify({ brand: card.card_brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year }),
     authentication: needsAuthentication(behaviour, payment.three_d_secure_policy as ThreeDSecurePolicy, false) ? 'required' : 'not_required',
   };
+}
+
+/** Voids the membership's failed renewals (a pause with void_payments): canceled, never collected again. Their holds
+ * were given back when they failed; payment.canceled is recorded for each. */
+export async function voidFailedRenewals(db: Knex, membershipId: string): Promise<void> {
+  const failed = await db('payments').where({ membership_id: membershipId, billing_reason: 'subscription_cycle', status: 'failed' })
+    .forUpdate().select('id', 'account_id', 'status');
+  for (const payment of failed) {
+    await db('payments').where({ id: payment.id })
+      .update({ status: transition('Payment', payment.status, 'abandon'), next_payment_attempt_at: null, updated_at: nowMs(db) });
+    await recordEvent(db, 'payment.canceled', payment.account_id, await loadPaymentView(db, payment.id));
+  }
 }

@@ -192,6 +192,51 @@ t('pause stops billing; resume starts a new period at once, charged then', async
   assert.is(Date.parse(m.current_period_end), s.t0 + 75 * DAY);
 });
 
+t('a pause with resumes_at resumes by itself then, charging a new period; one in the past is refused', async () => {
+  const s = await shop();
+  const v = await variant(s, { plan_type: 'renewal', billing_period: 30, initial_price: 500, renewal_price: 700 });
+  const { membershipId } = await buy(s, v.id);
+  const past = await call(s.key, 'POST', `/memberships/${membershipId}/pause`, { resumes_at: iso(s.t0 - HOUR) });
+  assert.is(past.status, 400);
+  assert.is(past.body.error.param, 'resumes_at');
+  const paused = await ok(s.key, 'POST', `/memberships/${membershipId}/pause`, { resumes_at: iso(s.t0 + 40 * DAY) });
+  assert.is(paused.status, 'paused');
+  assert.is(paused.resumes_at, iso(s.t0 + 40 * DAY));
+  await advanceTo(s, s.t0 + 40 * DAY - HOUR);
+  assert.is((await membership(s, membershipId)).status, 'paused', 'not before resumes_at, and no renewal at the period end meanwhile');
+  assert.is((await renewals(s, membershipId)).length, 0);
+  await advanceTo(s, s.t0 + 40 * DAY + HOUR);
+  const m = await membership(s, membershipId);
+  assert.is(m.status, 'active');
+  assert.is(m.resumes_at, null);
+  assert.is(Date.parse(m.current_period_start), s.t0 + 40 * DAY);
+  assert.is(Date.parse(m.current_period_end), s.t0 + 70 * DAY);
+  const [charged] = await renewals(s, membershipId);
+  assert.is(charged.status, 'succeeded');
+  assert.is(charged.subtotal.amount, 700);
+  assert.is((await eventsOf('membership.resumed', membershipId)).length, 1);
+});
+
+t('pausing with void_payments voids the failed renewal: payment.canceled, and it can no longer be retried', async () => {
+  const s = await shop();
+  const v = await variant(s, { plan_type: 'renewal', billing_period: 30, initial_price: 500, renewal_price: 500 });
+  const { membershipId } = await buy(s, v.id, CARDS.challenge);
+  await advanceTo(s, s.t0 + 30 * DAY + HOUR);
+  assert.is((await membership(s, membershipId)).status, 'past_due');
+  const [failed] = await renewals(s, membershipId);
+  assert.is(failed.status, 'failed');
+  await ok(s.key, 'POST', `/memberships/${membershipId}/pause`, { void_payments: true });
+  const voided = await ok(s.key, 'GET', `/payments/${failed.id}`);
+  assert.is(voided.status, 'canceled');
+  assert.is(voided.next_payment_attempt_at, null);
+  const canceled = await app.db('events').where({ type: 'payment.canceled' }).whereRaw("data->>'id' = ?", [failed.id]);
+  assert.is(canceled.length, 1);
+  const retried = await call(s.key, 'POST', `/payments/${failed.id}/retry`);
+  assert.is(retried.status, 400);
+  await advanceTo(s, s.t0 + 45 * DAY);
+  assert.is((await membership(s, membershipId)).status, 'paused', 'no retry ran while paused');
+});
+
 t('a fixed term completes at the end of the period its last required payment paid', async () => {
   const s = await shop();
   const v = await variant(s, { plan_type: 'renewal', billing_period: 30, initial_price: 500, renewal_price: 500, split_pay_required_payments: 3 });
