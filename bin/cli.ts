@@ -6,6 +6,7 @@ import type { LocalDatabase } from './local-database.js';
 import { CliError, KEY_ROLES, checkRole, createAccount, createKey, createToken, createUser } from './cli-commands.js';
 import { verifyLedger, type LedgerReport } from '../handlers/ledger/verify-ledger.js';
 import { checkClock, printClock, runClock } from './cli-clock.js';
+import { checkOperator, printOperator, runOperator } from './cli-operator.js';
 
 type Values = Record<string, string | undefined>;
 
@@ -97,6 +98,14 @@ const COMMANDS: Record<string, Command> = {
     run: runClock,
     print: printClock,
   },
+  operator: {
+    usage: 'operator --account biz_... [--withdrawals disable|enable | --three-d-secure-challenges enable|disable --operator NAME]',
+    summary: 'The platform operator\'s switches on an account (recorded with --operator and the time), or show them.',
+    options: { account: { required: true }, withdrawals: {}, 'three-d-secure-challenges': {}, operator: {} },
+    check: checkOperator,
+    run: runOperator,
+    print: printOperator,
+  },
   'verify-ledger': {
     usage: 'verify-ledger',
     summary: 'Check that every balance equals the sum of its postings and every entry sums to zero (exit 1 if not).',
@@ -135,6 +144,7 @@ Example:
   npm run cli -- create-user --username alice --email alice@example.com
   npm run cli -- create-account --title "Alice's Shop" --owner alice --country US
   npm run cli -- clock --account biz_... --start +0d && npm run cli -- clock --account biz_... --advance +365d --wait 120
+  npm run cli -- operator --account biz_... --withdrawals disable --operator alice
 `;
 
 function fail(message: string, usage = false): never {

@@ -13,7 +13,7 @@ import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { mediaUrl } from '../handlers/media/media-view.js';
 import { shownLicenseKey } from '../handlers/memberships/license-key.js';
-import { amountAfterFees, nextAction, usdTotal } from '../handlers/payments/payment-fields.js';
+import { amountAfterFees, nextAction, pdfUrl, usdTotal } from '../handlers/payments/payment-fields.js';
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
 import { attachmentsOf } from '../handlers/reviews/review-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
@@ -1062,6 +1062,9 @@ export const resources = {
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),
+    hidden: {
+      pdf_url: { select: '(select r.id from payment_receipts r where r.payment_id = payments.id and r.id is not null and r.expires_at > now() order by r.created_at desc limit 1) as "$pdf_url"', read: (row: Row) => pdfUrl(row) },
+    },
   } satisfies StoredResource<T.Payment>,
   Person: {
     name: 'Person',
@@ -1329,6 +1332,30 @@ export const resources = {
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.TeamMember>,
+  User: {
+    name: 'User',
+    noun: 'user',
+    table: 'users',
+    columns: '"users".*',
+    from: '"users"',
+    live: null,
+    byId: 'select "users".* from "users" where "users"."id" = $1',
+    byIdForUpdate: 'select "users".* from "users" where "users"."id" = $1 for update of "users"',
+    bareRows: true,
+    view: (row: Row): Omit<T.User, 'email' | 'balance'> => ({
+      id: row.id,
+      username: row.username,
+      name: row.name,
+      bio: row.bio,
+      profile_picture: row.profile_picture_url,
+      city: row.city,
+      country: row.country,
+      created_at: row.created_at,
+    }),
+    hidden: {
+      social_accounts: { select: '(select coalesce(json_agg(e.id order by a.created_at, a.id, e.display_order, e.created_at, e.id), \'[]\'::json) from accounts a join external_accounts e on e.account_id = a.id where a.owner_user_id = users.id and e.deleted_at is null and e.status = \'connected\') as "$social_accounts"', read: (row: Row) => row['$social_accounts'] },
+    },
+  } satisfies StoredResource<Omit<T.User, 'email' | 'balance'>>,
   Variant: {
     name: 'Variant',
     noun: 'variant',
@@ -1414,6 +1441,70 @@ export const resources = {
 /** Fields the head hides (field_hidden), by schema then version: those that version shows, which the runtime fills
  * for its callers (runtime/plain/hidden-fields.ts). */
 export const shownHidden: Record<string, Record<string, readonly string[]>> = {
+  "Payment": {
+    "2026-09-02": [
+      "pdf_url"
+    ],
+    "2026-08-28": [
+      "pdf_url"
+    ],
+    "2026-08-25": [
+      "pdf_url"
+    ],
+    "2026-08-21": [
+      "pdf_url"
+    ],
+    "2026-08-14": [
+      "pdf_url"
+    ],
+    "2026-08-07": [
+      "pdf_url"
+    ],
+    "2026-07-30": [
+      "pdf_url"
+    ],
+    "2026-07-23": [
+      "pdf_url"
+    ],
+    "2026-07-22": [
+      "pdf_url"
+    ],
+    "2026-07-20": [
+      "pdf_url"
+    ],
+    "2025-01-01": [
+      "pdf_url"
+    ]
+  },
+  "User": {
+    "2026-08-25": [
+      "social_accounts"
+    ],
+    "2026-08-21": [
+      "social_accounts"
+    ],
+    "2026-08-14": [
+      "social_accounts"
+    ],
+    "2026-08-07": [
+      "social_accounts"
+    ],
+    "2026-07-30": [
+      "social_accounts"
+    ],
+    "2026-07-23": [
+      "social_accounts"
+    ],
+    "2026-07-22": [
+      "social_accounts"
+    ],
+    "2026-07-20": [
+      "social_accounts"
+    ],
+    "2025-01-01": [
+      "social_accounts"
+    ]
+  },
   "ResolutionCenterCase": {
     "2026-07-23": [
       "resolution_events"

@@ -26,40 +26,40 @@ function c_AccountBalance_769d56a29d57(v) {
   return o_920196757c08(v);
 }
 
-function c_AccountPreferences_0361164ab512(v) {
+function c_AccountPreferences_08a53f7038bd(v) {
   return o_1ce10064a8ce(v);
 }
 
-function c_AccountPreferences_a782df57494d(v) {
+function c_AccountPreferences_a35568f526d5(v) {
   return o_1ce10064a8ce(v);
 }
 
-function c_Account_47a5f6ae8bdc(v) {
+function c_Account_2071ead34286(v) {
+  return o_e3d08b3ca9a1(v);
+}
+
+function c_Account_23cbc8694e00(v) {
   return o_dfc0df6d2ae0(v);
 }
 
-function c_Account_6333c89169f2(v) {
-  return o_feaed9e5f367(v);
-}
-
-function c_Account_756a8129ba6a(v) {
-  return o_7f7d6832bc7e(v);
-}
-
-function c_Account_77a282ddee6d(v) {
-  return o_80f7b07950ee(v);
-}
-
-function c_Account_940b5ab09ce6(v) {
-  return o_de7bc0d48be1(v);
-}
-
-function c_Account_eaf5c29d8eb0(v) {
+function c_Account_3910d8544315(v) {
   return o_8aecede4bd15(v);
 }
 
-function c_Account_fc7a942300d1(v) {
-  return o_e3d08b3ca9a1(v);
+function c_Account_6ebfe20b04cc(v) {
+  return o_de7bc0d48be1(v);
+}
+
+function c_Account_afa032ac1927(v) {
+  return o_feaed9e5f367(v);
+}
+
+function c_Account_c91cb0dc8617(v) {
+  return o_7f7d6832bc7e(v);
+}
+
+function c_Account_f178d20c4f81(v) {
+  return o_80f7b07950ee(v);
 }
 
 function c_AdCampaign_118da650d667(v) {
@@ -610,11 +610,11 @@ function c_Payment_05cce314e06e(v) {
   return o_d09360dd1637(v);
 }
 
-function c_Payment_6a35e1d915fb(v) {
+function c_Payment_3127ecda3bc4(v) {
   return o_9fef92deb714(v);
 }
 
-function c_Payment_7bedaa46df1e(v) {
+function c_Payment_8ff0a7bb0204(v) {
   return o_7f537c130b28(v);
 }
 
@@ -878,20 +878,20 @@ function c_UserRecommendedAction_959a7d55f772(v) {
   return o_d15bd669fb14(v);
 }
 
+function c_User_24c35bae5ca2(v) {
+  return o_7992f0fdcc1c(v);
+}
+
 function c_User_345daa32a90b(v) {
   return o_6f59f66fef81(v);
 }
 
-function c_User_63556d3eea17(v) {
-  return o_7992f0fdcc1c(v);
-}
-
-function c_User_b4f93805de63(v) {
-  return o_e631aa5d8f02(v);
-}
-
-function c_User_e07cd541d116(v) {
+function c_User_4ee5e46307a1(v) {
   return o_9825d70aa35e(v);
+}
+
+function c_User_6a0136fd6a65(v) {
+  return o_e631aa5d8f02(v);
 }
 
 function c_Variant_2a8820936cfd(v) {
@@ -1081,16 +1081,6 @@ function o_0490aa7e85e4(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_6640b55b23d5(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_056bdeb22851(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_eaf5c29d8eb0(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1298,6 +1288,16 @@ function o_0c2497b209b0(v) {
   return out + '}';
 }
 
+function o_0c7733123cd5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_2071ead34286(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_0cd28465f5e7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1387,6 +1387,26 @@ function o_131b950fd509(v) {
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["success"];
   if (x !== undefined) { out += sep + "\"success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_13d3d4d3275c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_24c35bae5ca2(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_15f08a6c0ba4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_23cbc8694e00(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1508,16 +1528,6 @@ function o_1c2051a125ad(v) {
   return out + '}';
 }
 
-function o_1c2b054aa98d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_47a5f6ae8bdc(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_1ce10064a8ce(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1602,11 +1612,11 @@ function o_2106b6ba7203(v) {
   return out + '}';
 }
 
-function o_2189e04c950b(v) {
+function o_21373aaaf72f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_b4f93805de63(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_8ff0a7bb0204(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -1757,6 +1767,16 @@ function o_28d9f0dfec90(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_457480aa2b76(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_29d43aeb5b80(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_6a0136fd6a65(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2538,16 +2558,6 @@ function o_443661a43bbd(v) {
   return out + '}';
 }
 
-function o_448769f0b909(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_6333c89169f2(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_448f19343eaa(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2809,6 +2819,16 @@ function o_4928ebe4b94b(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_496eeddcabb9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_6ebfe20b04cc(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3471,6 +3491,16 @@ function o_63e4606e2340(v) {
   if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_64f002105044(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_3910d8544315(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4552,16 +4582,6 @@ function o_80f7b07950ee(v) {
   return out + '}';
 }
 
-function o_81306c9ae821(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_6a35e1d915fb(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_82b1c8712983(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4972,6 +4992,16 @@ function o_920196757c08(v) {
   return out + '}';
 }
 
+function o_93d52a83705f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_4ee5e46307a1(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_947fe2417628(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5014,16 +5044,6 @@ function o_963289a27d29(v) {
   return out + '}';
 }
 
-function o_9640e274c3a5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7bedaa46df1e(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_965c0c7c2805(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5047,16 +5067,6 @@ function o_965c0c7c2805(v) {
   if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_96b0d02500dc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_77a282ddee6d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5271,16 +5281,6 @@ function o_9ca61aeb7626(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_9d43fcc4e217(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_756a8129ba6a(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5675,6 +5675,16 @@ function o_a702c46b28d6(v) {
   if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["properties"];
   if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_aaa0bdbd115d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_3127ecda3bc4(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6740,6 +6750,16 @@ function o_caff64c085c3(v) {
   return out + '}';
 }
 
+function o_cb4cb7e0d240(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_c91cb0dc8617(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_cbd599f9a612(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7012,16 +7032,6 @@ function o_d15bd669fb14(v) {
   return out + '}';
 }
 
-function o_d36889d2e52c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_940b5ab09ce6(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_d3bd12b80fd0(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7231,6 +7241,16 @@ function o_d8e82e0a1110(v) {
   if (x !== undefined) { out += sep + "\"has_next_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["has_previous_page"];
   if (x !== undefined) { out += sep + "\"has_previous_page\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_d8f4306af207(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_afa032ac1927(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -7498,21 +7518,21 @@ function o_de7bc0d48be1(v) {
   return out + '}';
 }
 
-function o_df0267949671(v) {
+function o_dedee57c2604(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PaymentMethodDomain_8076607d2287(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_f178d20c4f81(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
-function o_df633f7164de(v) {
+function o_df0267949671(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_63556d3eea17(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PaymentMethodDomain_8076607d2287(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -7888,16 +7908,6 @@ function o_e905e691902f(v) {
   return out + '}';
 }
 
-function o_e93cc5cb2a78(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_e07cd541d116(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_eb02605abaa3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8186,16 +8196,6 @@ function o_fb91069d15de(v) {
   return out + '}';
 }
 
-function o_fbf0039c4781(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_fc7a942300d1(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_fc2efec91c0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8394,10 +8394,6 @@ function r_0017db29319c(v) {
   return c_LedgerAccount_e3c0bd3dd0f6(v);
 }
 
-function r_02ba5c1668ad(v) {
-  return o_2189e04c950b(v);
-}
-
 function r_0315c9b2dae2(v) {
   return c_UserRecommendedActionList_4faf2d7ef14a(v);
 }
@@ -8410,8 +8406,12 @@ function r_035a1d1ada29(v) {
   return c_PayoutMethod_61374569c5ff(v);
 }
 
-function r_04eea8b4299d(v) {
-  return c_Account_940b5ab09ce6(v);
+function r_03b35952390f(v) {
+  return c_Account_23cbc8694e00(v);
+}
+
+function r_04500a0ebf1b(v) {
+  return o_cb4cb7e0d240(v);
 }
 
 function r_051c513acdac(v) {
@@ -8430,8 +8430,8 @@ function r_0673f3fe96a6(v) {
   return c_ConfirmationToken_22d71913c32f(v);
 }
 
-function r_0698502a8680(v) {
-  return c_Account_eaf5c29d8eb0(v);
+function r_072100d0a806(v) {
+  return o_496eeddcabb9(v);
 }
 
 function r_07c7dae83e18(v) {
@@ -8448,10 +8448,6 @@ function r_08bd46470aea(v) {
 
 function r_0a2fa7f452b3(v) {
   return o_d83dcb0adf42(v);
-}
-
-function r_0bccf0d9c297(v) {
-  return c_User_63556d3eea17(v);
 }
 
 function r_0c6afb4f2fc2(v) {
@@ -8480,10 +8476,6 @@ function r_0f3e5890d55b(v) {
 
 function r_102ee49ab033(v) {
   return c_TeamMember_f1b19617cc14(v);
-}
-
-function r_1177fd9ec31d(v) {
-  return c_Payment_6a35e1d915fb(v);
 }
 
 function r_12ceebde9cc3(v) {
@@ -8538,6 +8530,10 @@ function r_256b20d1f58b(v) {
   return o_c570bcf0b01a(v);
 }
 
+function r_25acb142f63b(v) {
+  return o_0c7733123cd5(v);
+}
+
 function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
 }
@@ -8586,8 +8582,8 @@ function r_30d752add791(v) {
   return c_PermissionList_fcf6953418dc(v);
 }
 
-function r_321d9343827b(v) {
-  return c_AccountPreferences_a782df57494d(v);
+function r_333c17e7b16e(v) {
+  return o_93d52a83705f(v);
 }
 
 function r_34016e1340c0(v) {
@@ -8602,8 +8598,8 @@ function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
 }
 
-function r_37a500c789ac(v) {
-  return c_User_b4f93805de63(v);
+function r_38b69deff3b2(v) {
+  return c_AccountPreferences_a35568f526d5(v);
 }
 
 function r_392bd8053312(v) {
@@ -8618,8 +8614,16 @@ function r_3a3c9f5b471d(v) {
   return c_Ad_ba716d08b964(v);
 }
 
+function r_3b408cbd357c(v) {
+  return o_15f08a6c0ba4(v);
+}
+
 function r_3b7091bd3a6f(v) {
   return o_ff8ddef77ede(v);
+}
+
+function r_3eb8befbdf63(v) {
+  return o_64f002105044(v);
 }
 
 function r_3f32dd9b38e3(v) {
@@ -8706,12 +8710,12 @@ function r_4b5f03479f2d(v) {
   return o_aef5e03489f6(v);
 }
 
-function r_4b77f7c4bf2c(v) {
-  return o_169f4f48dd30(v);
+function r_4b610113a91b(v) {
+  return o_d8f4306af207(v);
 }
 
-function r_4d4851eda493(v) {
-  return o_96b0d02500dc(v);
+function r_4b77f7c4bf2c(v) {
+  return o_169f4f48dd30(v);
 }
 
 function r_4fdec62d3cc5(v) {
@@ -8778,12 +8782,12 @@ function r_5d6754090947(v) {
   return o_7c0197dfab80(v);
 }
 
-function r_5db41c81b2bd(v) {
-  return o_9640e274c3a5(v);
-}
-
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
+}
+
+function r_607ea3eba331(v) {
+  return c_Account_f178d20c4f81(v);
 }
 
 function r_6116ddd7721d(v) {
@@ -8834,20 +8838,16 @@ function r_6aef256aaf02(v) {
   return o_a4b0b24e1152(v);
 }
 
-function r_6b66a0fc5380(v) {
-  return c_Account_756a8129ba6a(v);
-}
-
 function r_6c0664a24f58(v) {
   return c_Payout_bb4060bf4e6d(v);
 }
 
-function r_6d7540fc4039(v) {
-  return o_cbd599f9a612(v);
+function r_6ccab53a8865(v) {
+  return c_Account_3910d8544315(v);
 }
 
-function r_6eeb29d20cad(v) {
-  return c_User_e07cd541d116(v);
+function r_6d7540fc4039(v) {
+  return o_cbd599f9a612(v);
 }
 
 function r_6eef23370b6d(v) {
@@ -8860,6 +8860,14 @@ function r_6f3242aab502(v) {
 
 function r_6f5f53d2468c(v) {
   return c_Notification_7d8b481d1b37(v);
+}
+
+function r_7023e7bb8b90(v) {
+  return c_Payment_8ff0a7bb0204(v);
+}
+
+function r_71987957c03e(v) {
+  return c_Account_2071ead34286(v);
 }
 
 function r_737160b51e39(v) {
@@ -8882,16 +8890,20 @@ function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
 
-function r_790108e4e829(v) {
-  return o_81306c9ae821(v);
-}
-
 function r_7be28d91aded(v) {
   return c_File_c4e71435e103(v);
 }
 
-function r_7cd1ea121265(v) {
-  return o_056bdeb22851(v);
+function r_7dbad94547a2(v) {
+  return c_Account_6ebfe20b04cc(v);
+}
+
+function r_7e987c3d570a(v) {
+  return c_AccountPreferences_08a53f7038bd(v);
+}
+
+function r_7fcad6f80d8d(v) {
+  return c_User_4ee5e46307a1(v);
 }
 
 function r_805132041955(v) {
@@ -8930,10 +8942,6 @@ function r_84c8838baa75(v) {
   return o_9991bd730aad(v);
 }
 
-function r_84d255761298(v) {
-  return c_Account_6333c89169f2(v);
-}
-
 function r_8556cf293ff4(v) {
   return c_Membership_b19477ea9aab(v);
 }
@@ -8942,8 +8950,8 @@ function r_859d051ceba7(v) {
   return c_StatSeries_6db5cc8fea85(v);
 }
 
-function r_86c4614eeabb(v) {
-  return o_d36889d2e52c(v);
+function r_85c8fd208187(v) {
+  return c_Payment_3127ecda3bc4(v);
 }
 
 function r_873c32af138f(v) {
@@ -8952,10 +8960,6 @@ function r_873c32af138f(v) {
 
 function r_8a7295d9b93e(v) {
   return o_76b39ed470b1(v);
-}
-
-function r_8b113a94b7a8(v) {
-  return o_448769f0b909(v);
 }
 
 function r_8c338976784a(v) {
@@ -8982,12 +8986,16 @@ function r_916712b0b5f5(v) {
   return c_MediaAsset_ba4bd71dfad4(v);
 }
 
+function r_9237be1039c9(v) {
+  return o_aaa0bdbd115d(v);
+}
+
 function r_928caba67ace(v) {
   return o_fa6eafdc1ee9(v);
 }
 
-function r_965b67a1819a(v) {
-  return o_fbf0039c4781(v);
+function r_935b69e0b76d(v) {
+  return o_dedee57c2604(v);
 }
 
 function r_96a50e2eae80(v) {
@@ -8996,10 +9004,6 @@ function r_96a50e2eae80(v) {
 
 function r_9810940bc8ba(v) {
   return o_b4b54238ec83(v);
-}
-
-function r_98496a753528(v) {
-  return c_Account_fc7a942300d1(v);
 }
 
 function r_9853dcf694a3(v) {
@@ -9046,12 +9050,12 @@ function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
 }
 
-function r_a2394299b177(v) {
-  return c_TrackedEvent_c3fc35d68155(v);
+function r_a161ec09ae98(v) {
+  return c_Account_afa032ac1927(v);
 }
 
-function r_a48128c9ab76(v) {
-  return c_AccountPreferences_0361164ab512(v);
+function r_a2394299b177(v) {
+  return c_TrackedEvent_c3fc35d68155(v);
 }
 
 function r_a619e331e513(v) {
@@ -9064,10 +9068,6 @@ function r_a6e9ee190915(v) {
 
 function r_a75a3137590b(v) {
   return c_SetupIntent_cd365d6c3ce5(v);
-}
-
-function r_a78a68c4632e(v) {
-  return o_df633f7164de(v);
 }
 
 function r_aa4cb6aadd43(v) {
@@ -9194,12 +9194,12 @@ function r_cbc7204c6f0b(v) {
   return o_3fe3c33324c9(v);
 }
 
-function r_cc76c61f9246(v) {
-  return c_Payment_7bedaa46df1e(v);
-}
-
 function r_ccdf240c8fa6(v) {
   return c_AdsPaymentRetry_a92c2e5e48ea(v);
+}
+
+function r_ce7827374e69(v) {
+  return o_29d43aeb5b80(v);
 }
 
 function r_cfdf89f21e43(v) {
@@ -9218,16 +9218,16 @@ function r_d059f7d4abf9(v) {
   return c_EventStats_f18901db2b3e(v);
 }
 
-function r_d070221c5d5d(v) {
-  return c_Account_47a5f6ae8bdc(v);
-}
-
 function r_d10c073d25bb(v) {
   return c_CryptoDeposit_1716ab16c1e0(v);
 }
 
 function r_d172784a3fba(v) {
   return c_AdDeliveryStats_46283d9ee030(v);
+}
+
+function r_d26af6847dfd(v) {
+  return o_13d3d4d3275c(v);
 }
 
 function r_d2ad71de4290(v) {
@@ -9262,10 +9262,6 @@ function r_d85e727d61a9(v) {
   return o_963289a27d29(v);
 }
 
-function r_d8653166c51d(v) {
-  return o_e93cc5cb2a78(v);
-}
-
 function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
 }
@@ -9276,6 +9272,10 @@ function r_d904d25cedde(v) {
 
 function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
+}
+
+function r_db1a3f18386b(v) {
+  return c_User_24c35bae5ca2(v);
 }
 
 function r_dda332160d74(v) {
@@ -9326,6 +9326,10 @@ function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
 }
 
+function r_e748700c1424(v) {
+  return c_Account_c91cb0dc8617(v);
+}
+
 function r_e789f983743c(v) {
   return c_ResolutionCenterCaseSummary_06a8abfcc2af(v);
 }
@@ -9334,24 +9338,12 @@ function r_e9a8244bdadf(v) {
   return o_2eb146fafd47(v);
 }
 
-function r_edb761bc4cae(v) {
-  return o_1c2b054aa98d(v);
-}
-
 function r_edd2cfbd6006(v) {
   return c_NotificationSent_8b66e5232844(v);
 }
 
-function r_ee02a5a2fee3(v) {
-  return o_9d43fcc4e217(v);
-}
-
 function r_ee208ef86970(v) {
   return c_SwapQuote_e56614d4270e(v);
-}
-
-function r_ee4a7aaa317a(v) {
-  return c_Account_77a282ddee6d(v);
 }
 
 function r_ef6345e78af7(v) {
@@ -9364,6 +9356,10 @@ function r_f065b7709680(v) {
 
 function r_f1341b21c892(v) {
   return c_User_345daa32a90b(v);
+}
+
+function r_f31da0f92c1d(v) {
+  return c_User_6a0136fd6a65(v);
 }
 
 function r_f460ae4405ce(v) {
@@ -9406,6 +9402,10 @@ function r_fb2d013c67c8(v) {
   return c_Review_4480994638d6(v);
 }
 
+function r_fc4db56a9813(v) {
+  return o_21373aaaf72f(v);
+}
+
 function r_fcaeb116a5ea(v) {
   return c_AppBuild_87064d6acf70(v);
 }
@@ -9436,17 +9436,17 @@ export const serializers = {
   "cancelMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "capturePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246 },
+  "capturePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90 },
   "checkUserAccess": { "2026-09-06": r_6116ddd7721d, "2026-09-02": r_6116ddd7721d, "2026-08-28": r_6116ddd7721d, "2026-08-25": r_6116ddd7721d, "2026-08-21": r_6116ddd7721d, "2026-08-14": r_6116ddd7721d, "2026-08-07": r_6116ddd7721d, "2026-07-30": r_6116ddd7721d, "2026-07-23": r_6116ddd7721d, "2026-07-22": r_6116ddd7721d, "2026-07-20": r_6116ddd7721d, "2025-01-01": r_6116ddd7721d },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
-  "confirmPaymentAction": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246 },
+  "confirmPaymentAction": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
   "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
-  "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
+  "createAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "createAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "createAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
@@ -9470,7 +9470,7 @@ export const serializers = {
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
-  "createPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "createPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9518,7 +9518,7 @@ export const serializers = {
   "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
-  "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
+  "listAccounts": { "2026-09-06": r_04500a0ebf1b, "2026-09-02": r_072100d0a806, "2026-08-28": r_4b610113a91b, "2026-08-25": r_25acb142f63b, "2026-08-21": r_3b408cbd357c, "2026-08-14": r_3b408cbd357c, "2026-08-07": r_3b408cbd357c, "2026-07-30": r_935b69e0b76d, "2026-07-23": r_3eb8befbdf63, "2026-07-22": r_3eb8befbdf63, "2026-07-20": r_3eb8befbdf63, "2025-01-01": r_3eb8befbdf63 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
   "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
   "listAdReports": { "2026-08-14": r_0329432e4e25, "2026-08-07": r_0329432e4e25, "2026-07-30": r_0329432e4e25, "2026-07-23": r_0329432e4e25, "2026-07-22": r_0329432e4e25, "2026-07-20": r_0329432e4e25, "2025-01-01": r_0329432e4e25 },
@@ -9561,7 +9561,7 @@ export const serializers = {
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
-  "listPayments": { "2026-09-06": r_e9a8244bdadf, "2026-09-02": r_5db41c81b2bd, "2026-08-28": r_5db41c81b2bd, "2026-08-25": r_5db41c81b2bd, "2026-08-21": r_5db41c81b2bd, "2026-08-14": r_790108e4e829, "2026-08-07": r_790108e4e829, "2026-07-30": r_790108e4e829, "2026-07-23": r_790108e4e829, "2026-07-22": r_790108e4e829, "2026-07-20": r_790108e4e829, "2025-01-01": r_790108e4e829 },
+  "listPayments": { "2026-09-06": r_e9a8244bdadf, "2026-09-02": r_fc4db56a9813, "2026-08-28": r_fc4db56a9813, "2026-08-25": r_fc4db56a9813, "2026-08-21": r_fc4db56a9813, "2026-08-14": r_9237be1039c9, "2026-08-07": r_9237be1039c9, "2026-07-30": r_9237be1039c9, "2026-07-23": r_9237be1039c9, "2026-07-22": r_9237be1039c9, "2026-07-20": r_9237be1039c9, "2025-01-01": r_9237be1039c9 },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_8f57fb1c508c, "2026-07-22": r_8f57fb1c508c, "2026-07-20": r_8f57fb1c508c, "2025-01-01": r_8f57fb1c508c },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
@@ -9599,15 +9599,16 @@ export const serializers = {
   "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
-  "refundPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "refundPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "resolutionCenterCaseSummary": { "2026-09-06": r_e789f983743c, "2026-09-02": r_e789f983743c, "2026-08-28": r_e789f983743c, "2026-08-25": r_e789f983743c, "2026-08-21": r_e789f983743c, "2026-08-14": r_e789f983743c, "2026-08-07": r_e789f983743c, "2026-07-30": r_e789f983743c },
+  "resolveComplianceReview": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "respondToResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "resumeMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
-  "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
-  "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "retrieveAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "retrieveAccountPreferences": { "2026-09-06": r_7e987c3d570a, "2026-09-02": r_7e987c3d570a, "2026-08-28": r_7e987c3d570a, "2026-08-25": r_7e987c3d570a, "2026-08-21": r_38b69deff3b2, "2026-08-14": r_38b69deff3b2, "2026-08-07": r_38b69deff3b2, "2026-07-30": r_38b69deff3b2, "2026-07-23": r_38b69deff3b2, "2026-07-22": r_38b69deff3b2, "2026-07-20": r_38b69deff3b2, "2025-01-01": r_38b69deff3b2 },
   "retrieveAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
@@ -9624,7 +9625,7 @@ export const serializers = {
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "retrieveClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "retrieveCryptoDeposit": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
-  "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
+  "retrieveCurrentAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
@@ -9641,7 +9642,7 @@ export const serializers = {
   "retrieveMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
   "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
-  "retrievePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "retrievePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -9662,26 +9663,27 @@ export const serializers = {
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "retrieveUpgradeAssistant": { "2026-09-06": r_9c0c1ca6237c, "2026-09-02": r_9c0c1ca6237c, "2026-08-28": r_9c0c1ca6237c, "2026-08-25": r_9c0c1ca6237c, "2026-08-21": r_9c0c1ca6237c, "2026-08-14": r_9c0c1ca6237c, "2026-08-07": r_9c0c1ca6237c, "2026-07-30": r_9c0c1ca6237c, "2026-07-23": r_9c0c1ca6237c, "2026-07-22": r_9c0c1ca6237c, "2026-07-20": r_9c0c1ca6237c, "2025-01-01": r_9c0c1ca6237c },
-  "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
+  "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_f31da0f92c1d, "2026-08-21": r_f31da0f92c1d, "2026-08-14": r_f31da0f92c1d, "2026-08-07": r_f31da0f92c1d, "2026-07-30": r_db1a3f18386b, "2026-07-23": r_db1a3f18386b, "2026-07-22": r_db1a3f18386b, "2026-07-20": r_7fcad6f80d8d, "2025-01-01": r_7fcad6f80d8d },
   "retrieveVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
-  "retryPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "retryPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "rotateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
-  "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_02ba5c1668ad, "2026-08-21": r_02ba5c1668ad, "2026-08-14": r_02ba5c1668ad, "2026-08-07": r_02ba5c1668ad, "2026-07-30": r_a78a68c4632e, "2026-07-23": r_a78a68c4632e, "2026-07-22": r_a78a68c4632e, "2026-07-20": r_d8653166c51d, "2025-01-01": r_d8653166c51d },
+  "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_ce7827374e69, "2026-08-21": r_ce7827374e69, "2026-08-14": r_ce7827374e69, "2026-08-07": r_ce7827374e69, "2026-07-30": r_d26af6847dfd, "2026-07-23": r_d26af6847dfd, "2026-07-22": r_d26af6847dfd, "2026-07-20": r_333c17e7b16e, "2025-01-01": r_333c17e7b16e },
+  "startComplianceReview": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "unpauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
-  "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
-  "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "updateAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "updateAccountPreferences": { "2026-09-06": r_7e987c3d570a, "2026-09-02": r_7e987c3d570a, "2026-08-28": r_7e987c3d570a, "2026-08-25": r_7e987c3d570a, "2026-08-21": r_38b69deff3b2, "2026-08-14": r_38b69deff3b2, "2026-08-07": r_38b69deff3b2, "2026-07-30": r_38b69deff3b2, "2026-07-23": r_38b69deff3b2, "2026-07-22": r_38b69deff3b2, "2026-07-20": r_38b69deff3b2, "2025-01-01": r_38b69deff3b2 },
   "updateAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
   "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
@@ -9697,16 +9699,16 @@ export const serializers = {
   "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
-  "updatePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "updatePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "updatePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
   "updateSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "updateTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
-  "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
+  "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_f31da0f92c1d, "2026-08-21": r_f31da0f92c1d, "2026-08-14": r_f31da0f92c1d, "2026-08-07": r_f31da0f92c1d, "2026-07-30": r_db1a3f18386b, "2026-07-23": r_db1a3f18386b, "2026-07-22": r_db1a3f18386b, "2026-07-20": r_7fcad6f80d8d, "2025-01-01": r_7fcad6f80d8d },
   "updateVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "updateWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
-  "voidPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_cc76c61f9246, "2026-08-28": r_cc76c61f9246, "2026-08-25": r_cc76c61f9246, "2026-08-21": r_cc76c61f9246, "2026-08-14": r_1177fd9ec31d, "2026-08-07": r_1177fd9ec31d, "2026-07-30": r_1177fd9ec31d, "2026-07-23": r_1177fd9ec31d, "2026-07-22": r_1177fd9ec31d, "2026-07-20": r_1177fd9ec31d, "2025-01-01": r_1177fd9ec31d },
+  "voidPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
 };

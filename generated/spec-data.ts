@@ -242,6 +242,7 @@ export const specData = {
   "events": {
     "account.preferences.updated": "AccountPreferences",
     "account.economic_intelligence.renewed": "EconomicIntelligenceRenewal",
+    "account.economic_intelligence.renewal_failed": "EconomicIntelligenceRenewal",
     "account.created": "Account",
     "account.updated": "Account",
     "ad_campaign.delivery_changed": "AdCampaign",

@@ -52,11 +52,6 @@ function down_App_step_2026_09_06(o: any): any {
   return o;
 }
 
-function down_Payment_step_2026_09_06(o: any): any {
-  o.pdf_url ??= null;
-  return o;
-}
-
 function down_Transfer_step_2026_09_06(o: any): any {
   o = transferLegacyShape.down(o);
   return o;
@@ -150,11 +145,6 @@ function down_ExternalAccountPost_step_2026_08_28(o: any): any {
 
 function down_PermissionList_step_2026_08_28(o: any): any {
   o = permissionsWithoutTrading.down(o);
-  return o;
-}
-
-function down_User_step_2026_08_28(o: any): any {
-  o.social_accounts ??= [];
   return o;
 }
 
@@ -473,11 +463,6 @@ export function down_App_2026_09_02(o: any): any {
   return o;
 }
 
-export function down_Payment_2026_09_02(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
-  return o;
-}
-
 export function down_Transfer_2026_09_02(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -502,11 +487,6 @@ export function down_App_2026_08_28(o: any): any {
 
 export function down_EconomicIntelligenceOffer_2026_08_28(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
-  return o;
-}
-
-export function down_Payment_2026_08_28(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   return o;
 }
 
@@ -594,11 +574,6 @@ export function down_ExternalAccountPost_2026_08_25(o: any): any {
   return o;
 }
 
-export function down_Payment_2026_08_25(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
-  return o;
-}
-
 export function down_Payout_2026_08_25(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   return o;
@@ -616,11 +591,6 @@ export function down_PermissionList_2026_08_25(o: any): any {
 
 export function down_Transfer_2026_08_25(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
-  return o;
-}
-
-export function down_User_2026_08_25(o: any): any {
-  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -766,11 +736,6 @@ export function down_PartnerReferralRequest_2026_08_21(o: any): any {
   return o;
 }
 
-export function down_Payment_2026_08_21(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
-  return o;
-}
-
 export function down_Payout_2026_08_21(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   return o;
@@ -798,11 +763,6 @@ export function down_SetupIntentStatus_2026_08_21(o: any): any {
 
 export function down_Transfer_2026_08_21(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
-  return o;
-}
-
-export function down_User_2026_08_21(o: any): any {
-  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -1015,7 +975,6 @@ export function down_PartnerReferralRequest_2026_08_14(o: any): any {
 }
 
 export function down_Payment_2026_08_14(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -1063,11 +1022,6 @@ export function down_SetupIntentStatus_2026_08_14(o: any): any {
 
 export function down_Transfer_2026_08_14(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
-  return o;
-}
-
-export function down_User_2026_08_14(o: any): any {
-  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -1329,7 +1283,6 @@ export function down_PartnerReferralRequest_2026_08_07(o: any): any {
 }
 
 export function down_Payment_2026_08_07(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -1377,11 +1330,6 @@ export function down_SetupIntentStatus_2026_08_07(o: any): any {
 
 export function down_Transfer_2026_08_07(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
-  return o;
-}
-
-export function down_User_2026_08_07(o: any): any {
-  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -1677,7 +1625,6 @@ export function down_PartnerReferralRequest_2026_07_30(o: any): any {
 }
 
 export function down_Payment_2026_07_30(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -1734,7 +1681,6 @@ export function down_Transfer_2026_07_30(o: any): any {
 }
 
 export function down_User_2026_07_30(o: any): any {
-  o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
   return o;
 }
@@ -2067,7 +2013,6 @@ export function down_PartnerReferralRequest_2026_07_23(o: any): any {
 }
 
 export function down_Payment_2026_07_23(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -2146,7 +2091,6 @@ export function down_Transfer_2026_07_23(o: any): any {
 }
 
 export function down_User_2026_07_23(o: any): any {
-  o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
   return o;
 }
@@ -2515,7 +2459,6 @@ export function down_PartnerReferralRequest_2026_07_22(o: any): any {
 }
 
 export function down_Payment_2026_07_22(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -2594,7 +2537,6 @@ export function down_Transfer_2026_07_22(o: any): any {
 }
 
 export function down_User_2026_07_22(o: any): any {
-  o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
   return o;
 }
@@ -2995,7 +2937,6 @@ export function down_PartnerReferralRequest_2026_07_20(o: any): any {
 }
 
 export function down_Payment_2026_07_20(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -3079,7 +3020,6 @@ export function down_Transfer_2026_07_20(o: any): any {
 }
 
 export function down_User_2026_07_20(o: any): any {
-  o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
   o = down_User_step_2026_07_22(o);
   return o;
@@ -3514,7 +3454,6 @@ export function down_PartnerReferralRequest_2025_01_01(o: any): any {
 }
 
 export function down_Payment_2025_01_01(o: any): any {
-  o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
   return o;
 }
@@ -3598,7 +3537,6 @@ export function down_Transfer_2025_01_01(o: any): any {
 }
 
 export function down_User_2025_01_01(o: any): any {
-  o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
   o = down_User_step_2026_07_22(o);
   return o;
@@ -3898,7 +3836,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PartnerBusiness: { "2026-07-20": down_PartnerBusiness_2026_07_20, "2025-01-01": down_PartnerBusiness_2025_01_01 },
   PartnerEarning: { "2026-07-20": down_PartnerEarning_2026_07_20, "2025-01-01": down_PartnerEarning_2025_01_01 },
   PartnerReferralRequest: { "2026-08-21": down_PartnerReferralRequest_2026_08_21, "2026-08-14": down_PartnerReferralRequest_2026_08_14, "2026-08-07": down_PartnerReferralRequest_2026_08_07, "2026-07-30": down_PartnerReferralRequest_2026_07_30, "2026-07-23": down_PartnerReferralRequest_2026_07_23, "2026-07-22": down_PartnerReferralRequest_2026_07_22, "2026-07-20": down_PartnerReferralRequest_2026_07_20, "2025-01-01": down_PartnerReferralRequest_2025_01_01 },
-  Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
+  Payment: { "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
   PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
   Payout: { "2026-08-28": down_Payout_2026_08_28, "2026-08-25": down_Payout_2026_08_25, "2026-08-21": down_Payout_2026_08_21, "2026-08-14": down_Payout_2026_08_14, "2026-08-07": down_Payout_2026_08_07, "2026-07-30": down_Payout_2026_07_30, "2026-07-23": down_Payout_2026_07_23, "2026-07-22": down_Payout_2026_07_22, "2026-07-20": down_Payout_2026_07_20, "2025-01-01": down_Payout_2025_01_01 },
@@ -3914,7 +3852,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   SetupIntentStatus: { "2026-08-21": down_SetupIntentStatus_2026_08_21, "2026-08-14": down_SetupIntentStatus_2026_08_14, "2026-08-07": down_SetupIntentStatus_2026_08_07, "2026-07-30": down_SetupIntentStatus_2026_07_30, "2026-07-23": down_SetupIntentStatus_2026_07_23, "2026-07-22": down_SetupIntentStatus_2026_07_22, "2026-07-20": down_SetupIntentStatus_2026_07_20, "2025-01-01": down_SetupIntentStatus_2025_01_01 },
   Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
   Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
-  User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
+  User: { "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
   Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-22": down_Variant_2026_07_22, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
   Verification: { "2026-07-30": down_Verification_2026_07_30, "2026-07-23": down_Verification_2026_07_23, "2026-07-22": down_Verification_2026_07_22, "2026-07-20": down_Verification_2026_07_20, "2025-01-01": down_Verification_2025_01_01 },

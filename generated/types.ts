@@ -34,7 +34,7 @@ export interface Error {
     error: { type: string; message: string; param: string | null; request_id: string };
 }
 
-/** The data of account.economic_intelligence.renewed. */
+/** The data of account.economic_intelligence.renewed (ends_at: the renewed period's end) and account.economic_intelligence.renewal_failed (ends_at: when the feature turned off, the unpaid period's start). */
 export interface EconomicIntelligenceRenewal {
     account_id: string;
     offer_key: string;
@@ -59,7 +59,7 @@ export interface AccountPreferences {
     cards_notifications: boolean;
     /** Whether evidence responses are assembled and filed automatically; default false. */
     dispute_fighter_enabled: boolean;
-    /** Read-only (sending it is a 400). Turned on with economic_intelligence_duration_key; on until ends_at, then off, except that an auto-renewing offer (weekly) extends ends_at by its duration at each ends_at until auto-renewal is stopped. */
+    /** Read-only (sending it is a 400). Turned on with economic_intelligence_duration_key, which charges the offer's price from the account's business balance; on until ends_at, then off, except that an auto-renewing offer (weekly) is charged again and extends ends_at by its duration at each ends_at until auto-renewal is stopped or a renewal cannot be paid. Free trial: an account's first period, when it is of an auto-renewing offer (weekly) and the account never had Economic Intelligence on, is not charged; trial_ends_at is then that period's end, where the first renewal charges (or, unpaid, turns it off). */
     economic_intelligence: { enabled: boolean; ends_at: string | null; offer_key: string | null; auto_renew: boolean; trial_ends_at: string | null };
 }
 
@@ -1568,6 +1568,8 @@ export interface Payment {
     next_payment_attempt_at: string | null;
     /** When the funds settled; always null on list rows. */
     settlement_time_at: string | null;
+    /** The receipt's download link: the newest one POST /payments/{id}/generate_pdf made, while it lasts (an hour), else null. Hidden at the head, where generate_pdf answers the link itself; versions before 2026-09-06 (entry 4) show it. */
+    pdf_url?: string | null;
     payment_instrument: CardSummary | null;
     /** card, or the wallet the card came from (its confirmation token's; a saved method is a card). */
     payment_method_type: "card" | "apple_pay" | "google_pay";
@@ -2359,6 +2361,8 @@ export interface User {
     email: string | null;
     /** The user's personal wallet (a balance, ldgr_); null unless the caller is that user (their own user token). */
     balance: UserBalance | null;
+    /** The ids (sacc_) of the connected external accounts of the accounts the user owns, by account (oldest first) then display_order. Hidden at the head, where GET /external_accounts lists them by account; versions before 2026-08-28 (entry 12) show it. */
+    social_accounts?: string[];
     created_at: string;
 }
 
@@ -2591,6 +2595,24 @@ export interface RetrieveCurrentAccountInput {
 }
 
 export type RetrieveCurrentAccountOutput = Account;
+
+/** POST /sandbox/accounts/{id}/compliance_review: Sandbox: put an account under compliance review */
+export interface StartComplianceReviewInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type StartComplianceReviewOutput = Account;
+
+/** POST /sandbox/accounts/{id}/compliance_review/resolve: Sandbox: end an account's compliance review */
+export interface ResolveComplianceReviewInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ResolveComplianceReviewOutput = Account;
 
 /** POST /ad_campaigns: Create an ad campaign */
 export interface CreateAdCampaignInput {
@@ -5062,7 +5084,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -5089,7 +5111,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -5112,6 +5134,8 @@ export interface Operations {
     retrieveAccount: { input: RetrieveAccountInput; output: RetrieveAccountOutput };
     updateAccount: { input: UpdateAccountInput; output: UpdateAccountOutput };
     retrieveCurrentAccount: { input: RetrieveCurrentAccountInput; output: RetrieveCurrentAccountOutput };
+    startComplianceReview: { input: StartComplianceReviewInput; output: StartComplianceReviewOutput };
+    resolveComplianceReview: { input: ResolveComplianceReviewInput; output: ResolveComplianceReviewOutput };
     createAdCampaign: { input: CreateAdCampaignInput; output: CreateAdCampaignOutput };
     listAdCampaigns: { input: ListAdCampaignsInput; output: ListAdCampaignsOutput };
     retrieveAdCampaign: { input: RetrieveAdCampaignInput; output: RetrieveAdCampaignOutput };

@@ -101,7 +101,8 @@ async function runTimer(db: Knex, clock: ClockContext, timer: Timer, tasks: Task
   try {
     if (!task) throw new Error(`no task ${timer.task}`);
     await runOnClock(clock, async () => { await task(timer.payload, helpers); });
-    await db('clock_timers').where({ id: timer.id }).delete();
+    // A task that queued itself again under the same key moved this row to its next run: that one stays.
+    await db('clock_timers').where({ id: timer.id, run_at: timer.run_at }).delete();
   } catch (e) {
     const attempts = timer.attempts + 1;
     const error = e instanceof Error ? e.message : String(e);

@@ -1,5 +1,7 @@
-// Economic Intelligence on an account: on for a chosen offer's duration, read-only while on, never started during
-// a free trial; auto-renewing offers (weekly) are extended at each ends_at by the renew_economic_intelligence job.
+// Economic Intelligence on an account: on for a chosen offer's duration, paid from the account's balance when chosen,
+// read-only while on, never started during a free trial; auto-renewing offers (weekly) are charged and extended at
+// each ends_at by the renew_economic_intelligence job. An account's first period, when it is of an auto-renewing
+// offer, is a free trial (economic_intelligence_trial_ends_at): not charged, and its end is the first renewal.
 import type { Knex } from 'knex';
 import type { AccountPreferences } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
@@ -8,12 +10,17 @@ import { clockNow } from '../../runtime/clock.js';
 import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
 import { nowMs } from '../shared/now.js';
 import { queueRecommendations } from '../economic_intelligence/generate.js';
+import { economicIntelligenceOffers } from '../shared/reference-tables.js';
+import { chargePeriod, type PricedOffer } from './economic-intelligence-charge.js';
 
 export const RENEW_TASK = 'renew_economic_intelligence';
-const PARAM = 'economic_intelligence_duration_key';
+export const PARAM = 'economic_intelligence_duration_key';
 const HOUR_MS = 3_600_000;
 
-export const renewJobKey = (accountId: string) => `${RENEW_TASK}:${accountId}`;
+/** One renewal per account and period end. The key names the period, not only the account: a run that schedules the
+ * next period under its own key would be replaced in place, and on a sandbox clock the timer row it ran from (then
+ * rescheduled) is deleted once it ran (runtime/clock-advance.ts), losing the next renewal. */
+export const renewJobKey = (accountId: string, at: Date) => `${RENEW_TASK}:${accountId}:${at.toISOString()}`;
 
 export function durationMs(offer: { duration: number; duration_unit: string }): number {
   return offer.duration * (offer.duration_unit === 'hours' ? HOUR_MS : 24 * HOUR_MS);
@@ -36,8 +43,11 @@ export function economicIntelligenceView(row: AccountRow, now = clockNow().getTi
   };
 }
 
+/** Never on before (no period, no trial): the free trial is for an account's first period only. */
+const firstTime = (row: AccountRow) => row.economic_intelligence_ends_at === null && row.economic_intelligence_trial_ends_at === null;
+
 export async function scheduleRenewal(db: Knex, accountId: string, at: Date): Promise<void> {
-  await addJob(db, RENEW_TASK, { account_id: accountId }, { jobKey: renewJobKey(accountId), runAt: at });
+  await addJob(db, RENEW_TASK, { account_id: accountId }, { jobKey: renewJobKey(accountId, at), runAt: at });
 }
 
 /** Stopping renewal keeps the current period; the scheduled job then finds nothing to renew. */
@@ -74,10 +84,17 @@ export async function applyDurationKey(db: Knex, row: AccountRow, key: string | 
   const offer = offers.find((o) => o.key === key);
   if (!offer) throw invalid(`'${key}' is not an offer that can be picked now; choose one of: ${offers.map((o) => o.key).join(', ')}`, PARAM);
   const until = new Date(now + durationMs(offer));
+  const trial = offer.auto_renew && firstTime(row);
+  if (!trial) {
+    const priced = (await economicIntelligenceOffers(db) as readonly PricedOffer[]).find((o) => o.key === offer.key)!;
+    // In the request's transaction: a refused charge (400 insufficient_funds) leaves nothing of the write behind.
+    await chargePeriod(db, row.id, priced, new Date(now), PARAM);
+  }
   await db('accounts').where({ id: row.id }).update({
     economic_intelligence_ends_at: until.toISOString(),
     economic_intelligence_offer_key: offer.key,
     economic_intelligence_auto_renew: offer.auto_renew,
+    ...(trial ? { economic_intelligence_trial_ends_at: until.toISOString() } : {}),
     ...touched(db),
   });
   if (offer.auto_renew) await scheduleRenewal(db, row.id, until);

@@ -1,10 +1,25 @@
-// renew_economic_intelligence: runs at economic_intelligence_ends_at and, when the account's offer auto-renews
-// and renewal was not stopped, extends the period by the offer's duration and schedules the next run.
+// renew_economic_intelligence: runs at economic_intelligence_ends_at and, when the account's offer auto-renews and
+// renewal was not stopped, charges the next period's price from the account's balance, extends the period by the
+// offer's duration and schedules the next run. A period that cannot be paid is not started: renewal stops, the
+// feature is off from the period's end, and account.economic_intelligence.renewal_failed says so.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import { durationMs, scheduleRenewal, touched } from './economic-intelligence.js';
+import { durationMs, PARAM, scheduleRenewal, touched } from './economic-intelligence.js';
+import { chargePeriod } from './economic-intelligence-charge.js';
 import { recordEvent } from '../../runtime/events.js';
 import { clockNow } from '../../runtime/clock.js';
+import { ApiError } from '../../runtime/errors.js';
+
+/** The period's charge in a savepoint: a refused one (insufficient_funds) leaves the job's transaction usable. */
+async function paid(trx: Knex, accountId: string, offer: Record<string, any>, periodStart: Date): Promise<boolean> {
+  try {
+    await trx.transaction((sp) => chargePeriod(sp, accountId, offer as never, periodStart, PARAM));
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.type === 'insufficient_funds') return false;
+    throw e;
+  }
+}
 
 export async function renewEconomicIntelligence(db: Knex, accountId: string, now = clockNow().getTime()): Promise<void> {
   await db.transaction(async (trx) => {
@@ -19,9 +34,18 @@ export async function renewEconomicIntelligence(db: Knex, accountId: string, now
     const endsAt = Date.parse(row.economic_intelligence_ends_at);
     // A job left over from an earlier period can run early: it only moves itself to the current ends_at.
     if (endsAt > now) return scheduleRenewal(trx, accountId, new Date(endsAt));
-    // Periods stay back to back; after a worker outage every missed period is renewed, not skipped.
-    let next = endsAt + durationMs(offer);
-    while (next <= now) next += durationMs(offer);
+    // Periods stay back to back; after a worker outage every missed period is renewed and charged, not skipped.
+    let next = endsAt;
+    while (next <= now) {
+      if (!(await paid(trx, accountId, offer, new Date(next)))) {
+        const endedAt = new Date(next).toISOString();
+        await trx('accounts').where({ id: accountId })
+          .update({ economic_intelligence_ends_at: endedAt, economic_intelligence_auto_renew: false, ...touched(trx) });
+        await recordEvent(trx, 'account.economic_intelligence.renewal_failed', accountId, { account_id: accountId, offer_key: offer.key, ends_at: endedAt });
+        return;
+      }
+      next += durationMs(offer);
+    }
     const renewedUntil = new Date(next).toISOString();
     await trx('accounts').where({ id: accountId }).update({ economic_intelligence_ends_at: renewedUntil, ...touched(trx) });
     await recordEvent(trx, 'account.economic_intelligence.renewed', accountId, { account_id: accountId, offer_key: offer.key, ends_at: renewedUntil });

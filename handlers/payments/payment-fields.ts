@@ -2,6 +2,7 @@
 import type { Money, Payment } from '../../generated/types.js';
 import { paymentNextAction } from '../sandbox/authentication-link.js';
 import { money } from '../../runtime/money.js';
+import { receiptUrl } from './receipts.js';
 
 type Row = Record<string, any>;
 
@@ -16,3 +17,7 @@ export const nextAction = (row: Row) => paymentNextAction(row) as Payment['next_
 
 /** The total in USD, whatever the payment's own currency. */
 export const usdTotal = (row: Row): Money => money(Number(row.usd_total), 'usd');
+
+/** Older pins' pdf_url (hidden at the head, entry 4): the link of the newest receipt generate_pdf made that still
+ * downloads (`$pdf_url`: its id), null before any and once it expired. */
+export const pdfUrl = (row: Row): string | null => (row.$pdf_url ? receiptUrl(row.$pdf_url) : null);

@@ -1,10 +1,13 @@
-// Receipt PDFs: generated on demand, kept behind a random token for an hour, and downloaded without credentials
-// from GET /receipts/{token}.pdf (outside /api/v1, so no Authorization is needed; the token is the secret, shown
-// once in the url and stored only as its hash).
+// Receipt PDFs: generated on demand, kept behind a secret token for an hour, and downloaded without credentials
+// from GET /receipts/{token}.pdf (outside /api/v1, so no Authorization is needed; the token is the secret). The
+// token is derived from the receipt's id (runtime/sealed-secrets.ts derivedSecret, like 3-D Secure step links) and
+// stored only as its hash: the link can be made again from the id, which older pins' payment pdf_url shows
+// (payment-fields.ts pdfUrl) while the receipt lasts.
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { ApiError } from '../../runtime/errors.js';
-import { randomToken } from '../../runtime/ids.js';
+import { newId } from '../../runtime/ids.js';
+import { derivedSecret } from '../../runtime/sealed-secrets.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import type { ExtraRoute } from '../../runtime/app.js';
 import type { Payment } from '../../generated/types.js';
@@ -14,6 +17,10 @@ import { formatMoney } from '../shared/money.js';
 
 const RECEIPT_LIFETIME_MS = 60 * 60 * 1000;
 
+const receiptToken = (receiptId: string) => derivedSecret('payment receipt', receiptId);
+
+/** A receipt's download link, made again from its id. */
+export const receiptUrl = (receiptId: string) => `${publicBaseUrl()}/receipts/${receiptToken(receiptId)}.pdf`;
 
 export async function createReceipt(db: Knex, payment: Payment, seller: string): Promise<{ url: string; expires_at: string }> {
   const lines = [
@@ -30,10 +37,10 @@ export async function createReceipt(db: Knex, payment: Payment, seller: string):
     `Total: ${formatMoney(payment.total)}`,
     ...(payment.refunded_amount.amount > 0 ? [`Refunded: ${formatMoney(payment.refunded_amount)}`] : []),
   ];
-  const token = randomToken(32);
+  const id = newId('rcpt_');
   const expiresAt = new Date(Date.now() + RECEIPT_LIFETIME_MS).toISOString();
-  await db('payment_receipts').insert({ token: hashSecret(token), payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
-  return { url: `${publicBaseUrl()}/receipts/${token}.pdf`, expires_at: expiresAt };
+  await db('payment_receipts').insert({ id, token: hashSecret(receiptToken(id)), payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
+  return { url: receiptUrl(id), expires_at: expiresAt };
 }
 
 async function downloadReceipt(ctx: Context, db: Knex): Promise<void> {

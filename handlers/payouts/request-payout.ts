@@ -13,6 +13,7 @@ import { reservation } from './payout-ledger.js';
 import { insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/post.js';
 import { payoutView, type PayoutRow } from './payout-view.js';
 import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
+import { checkKycGate } from './kyc-gate.js';
 
 // Fixed SQL on plain pg (runtime/request-db.ts query). The method with what its owner's payouts need: the account's
 // controls and the owner's ledger (null before the owner's first movement).
@@ -37,7 +38,7 @@ const INSERT_PAYOUT = `with inserted as (
 /**
  * A payout request (POST /payouts, and POST /withdrawals at older pins): checks the method (the owner's, active,
  * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
- * controls (undated pending reasons block payouts), then writes the payout, reserves its amount (400
+ * controls (undated pending reasons block payouts; past the KYC limit an unverified account is held, kyc-gate.ts), then writes the payout, reserves its amount (400
  * insufficient_funds when the balance does not cover it: nothing is written) and hands it to the rail in one
  * statement, and records payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
  */
@@ -61,10 +62,12 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   }
   const fee = feeOf(amount, rail[`${speed}_fee_bps`], Number(rail[`${speed}_fee_fixed`]));
   if (fee >= amount) throw invalid(`amount must exceed the ${formatAmount(fee, currency)} ${currency} fee`, 'amount');
-  if (found.undated_pending_reason) {
+  // kyc_incomplete is refused by the gate, which says how to verify.
+  if (found.undated_pending_reason && found.undated_pending_reason !== 'kyc_incomplete') {
     throw new ApiError(400, 'invalid_state', `Payouts from ${owner.account_id} are blocked: ${found.undated_pending_reason.replaceAll('_', ' ')}`,
       'payment_controls.undated_pending_reason');
   }
+  if (owner.account_id) await checkKycGate(ctx.db, owner.account_id, amount, currency, found.undated_pending_reason === 'kyc_incomplete');
   const id = newId('wdrl_');
   const ledgerId: string = found.ledger_id ?? await ledgerOf(ctx.db, owner.side);
   const reserved = postingValues([reservation(id, ledgerId, currency, amount)]);

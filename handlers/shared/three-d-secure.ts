@@ -4,7 +4,8 @@ import { invalid } from '../../runtime/errors.js';
 
 /**
  * Mandatory challenges stay off until an operator enables them for the account or, for a connected account, its
- * platform (changelog entry 24: "explicit mandatory challenges are rejected until enabled on the platform").
+ * platform (changelog entry 24: "explicit mandatory challenges are rejected until enabled on the platform"), with
+ * `npm run cli -- operator --three-d-secure-challenges enable` (bin/cli-operator.ts).
  */
 export async function checkChallengeAllowed(db: Knex, account: { id: string; parent_id?: string | null },
   param = 'three_d_secure_policy'): Promise<void> {

@@ -1,7 +1,8 @@
 // The sandbox reviewer: a simulated identity checker run by the review_verification job, queued when a verification
 // is submitted. Its documented values (spec/areas/verifications.yaml, README) decide: a tax id of 000000000 or a
 // file named reject* rejects that answer (asked again: action_required), the name "Rejected Person" rejects the
-// verification for good, anything else approves it; an approved identity clears kyc_incomplete on the account.
+// verification for good, anything else approves it; an approved identity clears kyc_incomplete on the account, and answers asked again hold
+// its funds with pending_information_request until they are answered (handlers/verifications/updateVerification.ts).
 // Idempotent: it locks the row and does nothing unless the verification is still processing.
 import type { Knex } from 'knex';
 import { recordEvent } from '../../runtime/events.js';
@@ -9,6 +10,7 @@ import { transition } from '../../runtime/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import type { Requirement, VerificationError } from './requirements.js';
+import { holdFunds, releaseFunds } from '../accounts/payment-controls.js';
 
 export const REVIEW_VERIFICATION = 'review_verification';
 
@@ -49,10 +51,11 @@ export async function reviewVerification(db: Knex, verificationId: string): Prom
       status: transition('Verification', row.status, action), requested_information: JSON.stringify(entries),
       answers: JSON.stringify(kept), reviewed_at: nowMs(trx), updated_at: nowMs(trx),
     }).returning('*');
-    if (action === 'approve') {
-      await trx('accounts').where({ id: row.account_id, undated_pending_reason: 'kyc_incomplete' })
-        .update({ undated_pending_reason: null, updated_at: nowMs(trx) });
-    }
+    // The account's held funds follow the review (handlers/accounts/payment-controls.ts): answers asked again hold
+    // them with pending_information_request (over no other reason) until answered; an approved identity releases
+    // kyc_incomplete.
+    if (action === 'approve' && row.purpose === 'identity') await releaseFunds(trx, row.account_id, 'kyc_incomplete');
+    if (action === 'request_again') await holdFunds(trx, row.account_id, 'pending_information_request');
     await recordEvent(trx, 'verification.updated', row.account_id, resources.Verification.view(updated));
   });
 }

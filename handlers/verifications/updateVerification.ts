@@ -8,6 +8,7 @@ import { readyFile } from '../files/ready-files.js';
 import { VALUE_FORMATS, type Requirement } from './requirements.js';
 import { reviewVerificationJob } from './review.js';
 import { signAdsAgreement } from './ads-agreement.js';
+import { releaseFunds } from '../accounts/payment-controls.js';
 
 type Answer = { id: string; file?: string; value?: string; address?: Record<string, unknown> };
 type Stored = Record<string, unknown[]>;
@@ -52,6 +53,8 @@ export const updateVerification: Handler<'updateVerification'> = async ({ path, 
     status = transition('Verification', status, 'submit');
     extra.submitted_at = nowMs(ctx.db);
     await ctx.addJob(...reviewVerificationJob(row.id));
+    // Everything asked for is answered: what the reviewer's request held is released (handlers/accounts/payment-controls.ts).
+    await releaseFunds(ctx.db, row.account_id, 'pending_information_request');
   }
   const [updated] = await ctx.db('verifications').where({ id: row.id }).update({
     requested_information: JSON.stringify(entries), answers: JSON.stringify(answers), status, ...extra, updated_at: nowMs(ctx.db),

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
 import { joinTeam, keyWith } from './support.js';
+import { enableChallenges } from '../helpers/operator.js';
 
 const t = suite('PATCH /accounts/{id}');
 let app: TestApp;
@@ -150,12 +151,12 @@ t('mandate_challenge is refused until enabled for the account or its platform', 
   assert.is(refused.status, 400);
   assert.is(refused.body.error.param, 'three_d_secure_policy');
   assert.is((await app.db('accounts').where({ id: child.id }).first()).three_d_secure_policy, 'frictionless_if_required');
-  await app.db('accounts').where({ id: p.accountId }).update({ three_d_secure_challenge_enabled: true });
+  await enableChallenges(app.db, p.accountId);
   const viaPlatform = await patch(p.key, child.id, { three_d_secure_policy: 'mandate_challenge' });
   assert.is(viaPlatform.status, 200);
   assert.is(viaPlatform.body.three_d_secure_policy, 'mandate_challenge');
   const own = await makeOwner(app.db);
-  await app.db('accounts').where({ id: own.accountId }).update({ three_d_secure_challenge_enabled: true });
+  await enableChallenges(app.db, own.accountId);
   const self = await patch(own.key, own.accountId, { three_d_secure_policy: 'mandate_challenge' });
   assert.is(self.status, 200);
 });

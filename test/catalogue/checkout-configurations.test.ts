@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
 import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { enableChallenges } from '../helpers/operator.js';
 
 const t = suite('checkout configurations');
 let app: TestApp;
@@ -101,7 +102,7 @@ t('setup mode takes no variant; payment mode needs exactly one', async () => {
   expectError(await send({ mode: 'subscription', plan_id: s.variant.id }), 400, 'invalid_request', 'mode');
   expectError(await send({ plan_id: s.variant.id, redirect_url: 'not a url' }), 400, 'invalid_request', 'redirect_url');
   expectError(await send({ plan_id: s.variant.id, three_d_secure_policy: 'mandate_challenge' }), 400, 'invalid_request', 'three_d_secure_policy');
-  await app.db('accounts').where({ id: s.accountId }).update({ three_d_secure_challenge_enabled: true });
+  await enableChallenges(app.db, s.accountId);
   assert.is(expectStatus(await send({ plan_id: s.variant.id, three_d_secure_policy: 'mandate_challenge' }), 201).three_d_secure_policy, 'mandate_challenge');
   expectError(await app.request('POST', '/checkout_configurations', { version: HEAD_VERSION, token: s.key, body: { account_id: other.accountId, plan_id: other.variant.id } }),
     404, 'not_found', 'account_id');

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
 import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { enableChallenges } from '../helpers/operator.js';
 
 const t = suite('variants');
 let app: TestApp;
@@ -134,7 +135,7 @@ t('three_d_secure_policy mandate_challenge needs challenges enabled on the accou
   const childProduct = await createProduct(app, s.key, child.id);
   const childBody = { ...body, account_id: child.id, product_id: childProduct.id };
   expectError(await app.request('POST', '/variants', { version: HEAD_VERSION, token: s.key, body: childBody }), 400, 'invalid_request', 'three_d_secure_policy');
-  await app.db('accounts').where({ id: s.accountId }).update({ three_d_secure_challenge_enabled: true });
+  await enableChallenges(app.db, s.accountId);
   const v = expectStatus(await app.request('POST', '/variants', { version: HEAD_VERSION, token: s.key, body }), 201);
   assert.is(v.three_d_secure_policy, 'mandate_challenge');
   expectStatus(await app.request('POST', '/variants', { version: HEAD_VERSION, token: s.key, body: childBody }), 201);

@@ -15,17 +15,17 @@ t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
 const OLD = '2026-08-27';
-const DAY = 86_400_000;
 
-/** An owner whose account has Economic Intelligence on (turned on through preferences) and one visible product
- * without a variant: the add_variant_to_product rule holds. */
+/** An owner whose account has Economic Intelligence on (turned on through preferences: its first weekly period, the
+ * free trial, which needs no funds) and one visible product without a variant: the add_variant_to_product rule holds. */
 async function ownerWithEi() {
   const o = await makeOwner(app.db);
-  const on = await call('PATCH', `/accounts/${o.accountId}/preferences`, { token: o.key, body: { economic_intelligence_duration_key: 'days_30' } });
+  const on = await call('PATCH', `/accounts/${o.accountId}/preferences`, { token: o.key, body: { economic_intelligence_duration_key: 'weekly' } });
   assert.is(on.status, 200, JSON.stringify(on.body));
+  assert.is(on.body.economic_intelligence.trial_ends_at, on.body.economic_intelligence.ends_at);
   const product = await call('POST', '/products', { token: o.key, body: { account_id: o.accountId, title: 'Course' } });
   assert.is(product.status, 201);
-  return { ...o, productId: product.body.id as string };
+  return { ...o, productId: product.body.id as string, endsAt: on.body.economic_intelligence.ends_at as string };
 }
 
 async function generated(o: { accountId: string }) {
@@ -70,9 +70,8 @@ t('an account without Economic Intelligence gets nothing; the sweep queues only 
   const keys = (await jobsFor(app.db, GENERATE_TASK)).map((j) => j.key);
   assert.ok(keys.includes(`${GENERATE_TASK}:${on.accountId}`));
   assert.not.ok(keys.includes(`${GENERATE_TASK}:${off.accountId}`));
-  // Once the period lapsed, a run writes nothing.
-  await app.db('accounts').where({ id: on.accountId }).update({ economic_intelligence_ends_at: new Date(Date.now() - DAY).toISOString() });
-  assert.equal(await generateRecommendations(app.db, on.accountId), { created: [], superseded: [] });
+  // Once the period (the trial) lapsed, a run writes nothing: a run at a time after it.
+  assert.equal(await generateRecommendations(app.db, on.accountId, Date.parse(on.endsAt) + 1000), { created: [], superseded: [] });
 });
 
 t('list and retrieve: newest first, status filter, head shape', async () => {

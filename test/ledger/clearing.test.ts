@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeSeller, makeVariant, pay, settleRefunds, VERSION } from '../payments/payment-fixtures.js';
 import { balanceRowsOf } from '../helpers/ledger.js';
+import { complianceReview } from '../payouts/payout-fixtures.js';
 import { clearDueFunds, CLEAR_DUE_FUNDS } from '../../handlers/ledger/clearing.js';
 import { schedule, taskList } from '../../handlers/tasks.js';
 
@@ -53,11 +54,11 @@ t('an account held under review keeps its funds pending; lifting the reason lets
   const v = await makeVariant(app.db, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'US' });
   const net = (await buckets(s.accountId)).pending;
-  await app.db('accounts').where({ id: s.accountId }).update({ undated_pending_reason: 'compliance_review' });
+  await complianceReview(app, s);
   await age(id);
   await clearDueFunds(app.db);
   assert.equal(await buckets(s.accountId), { pending: net });
-  await app.db('accounts').where({ id: s.accountId }).update({ undated_pending_reason: null });
+  await complianceReview(app, s, true);
   // The task the worker runs every minute, run now.
   assert.ok(schedule.crontab.includes(`* * * * * ${CLEAR_DUE_FUNDS}`));
   await (taskList(app.db)[CLEAR_DUE_FUNDS] as (payload: unknown, helpers: unknown) => Promise<void>)({}, {});

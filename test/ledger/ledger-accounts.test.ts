@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
+import { holdForKyc } from '../payouts/payout-fixtures.js';
 import { ledgerOf, PLATFORM } from '../../handlers/ledger/ledgers.js';
 import { postEntry } from '../../handlers/ledger/post.js';
 import { newId } from '../../runtime/ids.js';
@@ -22,7 +23,7 @@ t('an account\'s balance: every currency, the buckets as money, and the account\
   const ledger = await fundBalance(app.db, o.accountId, 2_500);
   await postEntry(app.db, newId('le_'), 'usd', [{ ledger, bucket: 'available', amount: -500 }, { ledger, bucket: 'in_transit', amount: 500 }]);
   await fundBalance(app.db, o.accountId, 1_000, 'eur');
-  await app.db('accounts').where({ id: o.accountId }).update({ undated_pending_reason: 'kyc_incomplete' });
+  await holdForKyc(app, o);
   const res = await get(ledger, o.key);
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.equal([res.body.id, res.body.kind, res.body.account_id, res.body.user_id], [ledger, 'business', o.accountId, null]);

@@ -21,7 +21,7 @@ t('retrieve by mem_ id returns every field', async () => {
   const res = await call('GET', `/memberships/${m.id}`, { token: o.key });
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(), ['account_id', 'cancel_at_period_end', 'canceled_at', 'created_at', 'current_period_end',
-    'current_period_start', 'id', 'license_key', 'member_id', 'metadata', 'paused_at', 'plan_id', 'product_id', 'status',
+    'current_period_start', 'id', 'license_key', 'member_id', 'metadata', 'paused_at', 'plan_id', 'product_id', 'resumes_at', 'status',
     'updated_at', 'user_id']);
   assert.is(res.body.id, m.id);
   assert.is(res.body.status, 'active');

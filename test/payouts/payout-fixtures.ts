@@ -41,3 +41,21 @@ export async function settle(app: TestApp, payoutId: string): Promise<string> {
   }
   return status || (await app.db('payouts').where({ id: payoutId }).first('status')).status;
 }
+
+/** Holds the funds of `o` with kyc_incomplete the product's way: a payout past the unverified limit (10,000.00 USD,
+ * handlers/payouts/kyc-gate.ts) is refused and sets the hold. Needs no funds: the gate is checked before the balance. */
+export async function holdForKyc(app: TestApp, o: { key: string; accountId: string }) {
+  const method = await saveMethod(app, o.key, { account_id: o.accountId }, '123456789');
+  const res = await app.request('POST', '/payouts', { token: o.key, version: VERSION,
+    body: { account_id: o.accountId, payout_method_id: method.id, amount: '10000.01' } });
+  assert.equal([res.status, res.body.error?.param], [400, 'payment_controls.undated_pending_reason'], JSON.stringify(res.body));
+  assert.match(res.body.error.message, /kyc incomplete/);
+  return res;
+}
+
+/** Puts the account under compliance review, or resolves it, through the sandbox operations. */
+export async function complianceReview(app: TestApp, o: { key: string; accountId: string }, resolve = false) {
+  const res = await app.request('POST', `/sandbox/accounts/${o.accountId}/compliance_review${resolve ? '/resolve' : ''}`, { token: o.key, version: VERSION });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+}

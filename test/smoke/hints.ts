@@ -430,6 +430,9 @@ export const HINTS: Record<string, Hint> = {
   retrieveClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) } }) },
   advanceClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) }, body: { frozen_time: new Date(Date.now() + 86_400_000).toISOString() } }) },
   deleteClock: { inputs: async (ctx) => ({ path: { id: await connectedClock(ctx) } }) },
+  // A connected account of its own: a review holds the account's funds, which the world's payouts need.
+  startComplianceReview: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/accounts', { title: `Smoke review ${ctx.unique()}`, email: `review-${ctx.unique()}@example.com` })).id } }) },
+  resolveComplianceReview: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/accounts', { title: `Smoke review ${ctx.unique()}`, email: `review-${ctx.unique()}@example.com` })).id } }) },
   listClocks: { inputs: async (ctx) => ({ query: { account_id: ctx.world.accountId } }) },
   retrieveDispute: { inputs: async (ctx) => ({ path: { id: await until(ctx, 'a dispute', async () => (await ctx.call('GET', '/disputes?first=1')).data[0]?.id as string | undefined) } }) },
   updateDispute: { inputs: async (ctx) => ({ path: { id: await dispute(ctx) } }) },

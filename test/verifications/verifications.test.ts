@@ -1,5 +1,6 @@
 // Verifications over HTTP: starting one, answering its requested information (files of the files area, values,
-// addresses) with every refusal, the sandbox reviewer's approvals and rejections, kyc_incomplete cleared, the
+// addresses) with every refusal, the sandbox reviewer's approvals and rejections, kyc_incomplete (set by a payout past the limit) cleared,
+// pending_information_request held while answers are asked again, the
 // ads agreement signed, another account's verification a 404, and entry 45's nested form at an older pin.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,6 +9,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { startAppWithStore, type FileEnv } from '../files/file-env.js';
 import { reviewVerification } from '../../handlers/verifications/review.js';
 import { individualAnswers, readyFile } from './verification-fixtures.js';
+import { complianceReview, holdForKyc, payoutOwner } from '../payouts/payout-fixtures.js';
 
 const t = suite('verifications');
 let app: TestApp;
@@ -116,7 +118,7 @@ t('answers: every refusal names the field and keeps nothing', async () => {
 
 t('identity: answered in steps, processing, approved by the reviewer; kyc_incomplete cleared; the job is idempotent', async () => {
   const o = await makeOwner(app.db);
-  await app.db('accounts').where({ id: o.accountId }).update({ undated_pending_reason: 'kyc_incomplete' });
+  await holdForKyc(app, o);
   const v = await started(o);
   const front = await readyFile(app, o.key, 'front.png');
   const back = await readyFile(app, o.key, 'back.png');
@@ -141,7 +143,7 @@ t('identity: answered in steps, processing, approved by the reviewer; kyc_incomp
   const cleared = await app.request('GET', `/accounts/${o.accountId}`, { token: o.key });
   assert.is(cleared.body.payment_controls.undated_pending_reason, null);
   // Run again (a retried job): nothing moves.
-  await app.db('accounts').where({ id: o.accountId }).update({ undated_pending_reason: 'compliance_review' });
+  await complianceReview(app, o);
   await reviewVerification(app.db, v.id);
   assert.is((await get(o, v.id)).body.updated_at, approved.updated_at);
   assert.is((await app.db('accounts').where({ id: o.accountId }).first()).undated_pending_reason, 'compliance_review');
@@ -149,15 +151,36 @@ t('identity: answered in steps, processing, approved by the reviewer; kyc_incomp
   assert.equal(events.map((e: any) => e.data.status), ['processing', 'approved']);
 });
 
+t('the KYC gate: past 10,000.00 USD of payouts an unverified account is held until its identity is approved', async () => {
+  const o = await payoutOwner(app, 2_000_000);
+  const pay = (amount: string) => app.request('POST', '/payouts', { token: o.key, body: { account_id: o.accountId, payout_method_id: o.methodId, amount } });
+  const held = async () => (await app.request('GET', `/accounts/${o.accountId}`, { token: o.key })).body.payment_controls.undated_pending_reason;
+  assert.is((await pay('9000.00')).status, 201, 'under the limit: paid out');
+  const refusedPayout = await pay('1000.01');
+  assert.equal([refusedPayout.status, refusedPayout.body.error.type, refusedPayout.body.error.param],
+    [400, 'invalid_state', 'payment_controls.undated_pending_reason']);
+  assert.match(refusedPayout.body.error.message, /kyc incomplete.*POST \/verifications/);
+  assert.is(await held(), 'kyc_incomplete', 'the refusal holds the funds');
+  assert.is((await app.db('payouts').where({ account_id: o.accountId })).length, 1, 'nothing of the refused payout is written');
+  assert.match((await pay('1.00')).body.error.message, /blocked: kyc incomplete/, 'held: every payout is refused');
+  const v = await started(o);
+  assert.match((await holdForKyc(app, o)).body.error.message, new RegExp(`answer the identity verification ${v.id}`));
+  await answer(o, v.id, individualAnswers(await readyFile(app, o.key)));
+  await reviewVerification(app.db, v.id);
+  assert.is(await held(), null, 'an approved identity releases the funds');
+  assert.is((await pay('5000.00')).status, 201, 'verified: no limit');
+});
+
 t('reviewer: a rejected tax id and an unreadable document are asked again with code and reason, then approved', async () => {
   const o = await makeOwner(app.db);
-  await app.db('accounts').where({ id: o.accountId }).update({ undated_pending_reason: 'withdrawals_disabled' });
+  const held = async () => (await app.request('GET', `/accounts/${o.accountId}`, { token: o.key })).body.payment_controls.undated_pending_reason;
   const v = await started(o);
   const blurry = await readyFile(app, o.key, 'reject-blurry.png');
   assert.is((await answer(o, v.id, individualAnswers(blurry, { ssn: '000000000' }))).body.status, 'processing');
   await reviewVerification(app.db, v.id);
   const back = (await get(o, v.id)).body;
   assert.is(back.status, 'action_required');
+  assert.is(await held(), 'pending_information_request', 'answers asked again hold the funds');
   const byReq = Object.fromEntries(back.requested_information.map((e: any) => [e.requirement, e]));
   assert.equal(byReq.ssn.errors, [{ code: 'tax_id_mismatch', reason: 'The ssn does not match the name given.' }]);
   assert.is(byReq.ssn.answered, false);
@@ -166,16 +189,16 @@ t('reviewer: a rejected tax id and an unreadable document are asked again with c
   const clear = await readyFile(app, o.key, 'clear.png');
   const fixed = await answer(o, v.id, [{ id: 'req_ssn', value: '123456789' }, { id: 'req_government_id', file: clear }]);
   assert.is(fixed.body.status, 'processing');
+  assert.is(await held(), null, 'answered: the request no longer holds the funds');
   assert.ok(fixed.body.requested_information.every((e: any) => e.errors.length === 0));
   await reviewVerification(app.db, v.id);
   assert.is((await get(o, v.id)).body.status, 'approved');
-  // Only kyc_incomplete is the verification's to clear.
-  assert.is((await app.db('accounts').where({ id: o.accountId }).first()).undated_pending_reason, 'withdrawals_disabled');
+  assert.is(await held(), null);
 });
 
 t('reviewer: "Rejected Person" rejects the identity for good; a new verification can then start', async () => {
   const o = await makeOwner(app.db);
-  await app.db('accounts').where({ id: o.accountId }).update({ undated_pending_reason: 'kyc_incomplete' });
+  await holdForKyc(app, o);
   const v = await started(o);
   await answer(o, v.id, individualAnswers(await readyFile(app, o.key), { legal_name: 'Rejected Person' }));
   await reviewVerification(app.db, v.id);

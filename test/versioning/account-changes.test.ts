@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeAccount } from '../helpers/fixtures.js';
 import { renderAt } from '../../runtime/render.js';
 import { insertPostings } from '../helpers/ledger.js';
+import { disableWithdrawals, enableWithdrawals } from '../helpers/operator.js';
+import { complianceReview, holdForKyc } from '../payouts/payout-fixtures.js';
 
 const t = suite('versioning: account changes');
 let app: TestApp;
@@ -33,13 +35,14 @@ t('#1 industry_group exists before 2026-09-06 and not from it', async () => {
 });
 
 t('#5 and #29 undated_pending_reason values appear only from their versions', async () => {
-  await app.db('accounts').where({ id: owner.accountId }).update({ undated_pending_reason: 'compliance_review' });
+  await complianceReview(app, owner);
   assert.is((await get('2026-09-02')).body.payment_controls.undated_pending_reason, 'compliance_review');
   assert.is((await get('2026-08-28')).body.payment_controls.undated_pending_reason, null);
-  await app.db('accounts').where({ id: owner.accountId }).update({ undated_pending_reason: 'withdrawals_disabled' });
+  await disableWithdrawals(app.db, owner.accountId);
   assert.is((await get('2026-08-25')).body.payment_controls.undated_pending_reason, 'withdrawals_disabled');
   assert.is((await get('2026-08-21')).body.payment_controls.undated_pending_reason, null);
-  await app.db('accounts').where({ id: owner.accountId }).update({ undated_pending_reason: 'kyc_incomplete' });
+  await enableWithdrawals(app.db, owner.accountId);
+  await holdForKyc(app, owner);
   assert.is((await get('2025-01-01')).body.payment_controls.undated_pending_reason, 'kyc_incomplete');
 });
 

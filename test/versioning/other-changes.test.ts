@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
+import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
 
 const t = suite('versioning: users, permissions, webhooks and deletes');
 let app: TestApp;
@@ -19,6 +20,25 @@ t('#12 users return social_accounts before 2026-08-28 and not from it', async ()
   assert.not.ok('social_accounts' in after.body);
   const before = await app.request('GET', `/users/${owner.owner.id}`, { token: owner.token, version: '2026-08-25' });
   assert.equal(before.body.social_accounts, []);
+
+  // Older pins list the connected external accounts of the accounts the user owns, to anyone who reads the profile.
+  const connected = await connectedAccount(app, owner.key, owner.accountId);
+  const pending = await app.request('POST', '/external_accounts', {
+    token: owner.key, version: '2026-08-28', body: { account_id: owner.accountId, platform: 'x', username: 'notyetconnected' },
+  });
+  assert.is(pending.status, 201);
+  const stranger = await makeOwner(app.db, { title: 'Elsewhere' });
+  const profile = async (version: string) => (await app.request('GET', `/users/${owner.owner.id}`, { token: stranger.token, version })).body;
+  assert.equal((await profile('2026-08-25')).social_accounts, [connected.id]);
+  assert.equal((await profile('2026-07-20')).social_accounts, [connected.id]);
+  assert.not.ok('social_accounts' in await profile('2026-08-28'));
+  const found = await app.request('GET', '/users', { token: stranger.key, version: '2026-08-25', query: { query: (await profile('2026-08-28')).username } });
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  assert.equal(found.body.data.find((u: any) => u.id === owner.owner.id).social_accounts, [connected.id]);
+  assert.equal(found.body.data.find((u: any) => u.id !== owner.owner.id)?.social_accounts ?? [], []);
+  // Disconnected, it is no longer theirs.
+  assert.is((await app.request('DELETE', `/external_accounts/${connected.id}`, { token: owner.key, version: '2026-08-28' })).status, 200);
+  assert.equal((await profile('2026-08-25')).social_accounts, []);
 });
 
 t('#18 permission checks list the trading actions from 2026-08-28 only', async () => {

@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { CARDS, makeSeller, makeVariant, makeSavedMethod, pay, settleRefunds } from '../payments/payment-fixtures.js';
+import { enableChallenges } from '../helpers/operator.js';
 
 const t = suite('versioning: payment changes');
 let app: TestApp;
@@ -163,12 +164,25 @@ t('#4 payments carry pdf_url (null until a receipt is generated) before 2026-09-
   assert.is(old.pdf_url, null);
   const listed = await app.request('GET', '/payments', { token: seller.key, version: '2026-09-02', query: { account_id: seller.accountId } });
   assert.ok(listed.body.data.every((p: any) => p.pdf_url === null));
+
+  // Once generate_pdf made a receipt, older pins show its link (the newest), which downloads the PDF.
+  const first = await app.request('POST', `/payments/${id}/generate_pdf`, { token: seller.key, version: '2026-09-06' });
+  assert.is((await at('2026-09-02')).body.pdf_url, first.body.url);
+  const made = await app.request('POST', `/payments/${id}/generate_pdf`, { token: seller.key, version: '2026-09-06' });
+  assert.is.not(made.body.url, first.body.url);
+  for (const version of ['2026-09-02', '2026-07-20', '2025-01-01']) assert.is((await at(version)).body.pdf_url, made.body.url, version);
+  assert.not.ok('pdf_url' in (await at('2026-09-06')).body);
+  const again = await app.request('GET', '/payments', { token: seller.key, version: '2026-07-20', query: { company_id: seller.accountId } });
+  assert.is(again.body.data.find((p: any) => p.id === id).pdf_url, made.body.url);
+  const pdf = await fetch(`${app.server.url}${new URL(made.body.url).pathname}`);
+  assert.is(pdf.status, 200);
+  assert.ok(Buffer.from(await pdf.arrayBuffer()).toString('latin1').includes(`(Payment: ${id}) '`));
 });
 
 t('#7 a saved-method charge with return_url treats the buyer as present from 2026-09-02 only', async () => {
   // A card that needs a 3-D Secure step: with the buyer present it waits for them; without, it cannot authenticate.
   const variant = await makeVariant(app.db, seller.accountId, { price: 500, threeDSecurePolicy: 'mandate_challenge' });
-  await app.db('accounts').where({ id: seller.accountId }).update({ three_d_secure_challenge_enabled: true });
+  await enableChallenges(app.db, seller.accountId);
   const charge = async (version: string) => {
     const saved = await makeSavedMethod(app.db, seller.accountId, 'requires_3ds');
     const res = await app.request('POST', '/payments', {

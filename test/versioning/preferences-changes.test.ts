@@ -3,10 +3,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
+import { clockedOwner, funded } from '../account_preferences/ei-fixtures.js';
 
 const t = suite('versioning: preferences and Economic Intelligence');
 let app: TestApp;
-t.before(async () => { app = await startTestApp(); });
+t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 
 const prefs = (o: { accountId: string; key: string }, version: string, body?: unknown) =>
@@ -27,13 +28,15 @@ t('#26 requires_shop_domain is named after a store before 2026-08-25, and shop_d
 });
 
 t('#16 Economic Intelligence is chosen by duration_days before 2026-08-28 and by key from it', async () => {
-  const a = await makeOwner(app.db);
+  // Offers are paid from the account's balance: accounts on a clock, funded by a sale whose funds cleared.
+  const a = await clockedOwner(app);
+  await funded(app, a, 50_000);
   const old = await prefs(a, '2026-08-25', { economic_intelligence_duration_days: 30 });
   assert.is(old.status, 200);
   assert.is(old.body.economic_intelligence.offer_key, 'days_30');
-  const days = (Date.parse(old.body.economic_intelligence.ends_at) - Date.now()) / 86_400_000;
-  assert.ok(days > 29.9 && days <= 30, String(days));
-  const b = await makeOwner(app.db);
+  assert.is(Date.parse(old.body.economic_intelligence.ends_at) - a.now, 30 * 86_400_000);
+  const b = await clockedOwner(app);
+  await funded(app, b, 50_000);
   const refusedKey = await prefs(b, '2026-08-25', { economic_intelligence_duration_key: 'days_30' });
   assert.is(refusedKey.status, 400);
   assert.is(refusedKey.body.error.param, 'economic_intelligence_duration_key');
@@ -49,7 +52,8 @@ t('#16 Economic Intelligence is chosen by duration_days before 2026-08-28 and by
 
 t('#6 from 2026-09-02 the offers list only what can be picked now; before, every offer', async () => {
   const o = await makeOwner(app.db);
-  const on = await prefs(o, '2026-09-06', { economic_intelligence_duration_key: 'days_30' });
+  // The first weekly period is the free trial: on without funds.
+  const on = await prefs(o, '2026-09-06', { economic_intelligence_duration_key: 'weekly' });
   assert.is(on.status, 200);
   const account = (version: string) => app.request('GET', `/accounts/${o.accountId}`, { token: o.key, version });
   assert.equal((await account('2026-09-02')).body.economic_intelligence_offers, []);

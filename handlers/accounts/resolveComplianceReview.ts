@@ -1,0 +1,14 @@
+import type { Handler } from '../../runtime/handler.js';
+import { notFound } from '../../runtime/errors.js';
+import { loadAccountView, viewOptions } from './account-view.js';
+import { releaseFunds } from './payment-controls.js';
+
+/** POST /sandbox/accounts/{id}/compliance_review/resolve: the sandbox's compliance team releases the account. */
+export const resolveComplianceReview: Handler<'resolveComplianceReview'> = async ({ path }, ctx) => {
+  const row = await ctx.db('accounts').where({ id: path.id }).forUpdate().first('id');
+  if (!row) throw notFound('account', path.id, 'id');
+  const released = await releaseFunds(ctx.db, row.id, 'compliance_review');
+  const view = (await loadAccountView(ctx.db, ctx.access, row.id, viewOptions(ctx)))!;
+  if (released) await ctx.emit('account.updated', row.id, view);
+  return view;
+};
