@@ -32,8 +32,8 @@ t('a key that called accounts and payments at 2026-09-02: the latest version\'s 
         description: 'industry_group: removed (older versions show industry_type under this name)',
         operations: ['retrieveCurrentAccount'], migration: null },
       { ref: '2026-09-06#4', version: '2026-09-06', entry: 4, changelog: 'Payments have no `pdf_url`; use `generate_pdf`.',
-        breaking: true, kind: 'field_removed', resource: 'Payment', field: 'pdf_url', in: 'response',
-        description: 'pdf_url: removed', operations: ['retrievePayment'], migration: null },
+        breaking: true, kind: 'field_hidden', resource: 'Payment', field: 'pdf_url', in: 'response',
+        description: 'pdf_url: no longer shown', operations: ['retrievePayment'], migration: null },
     ],
     migrations: [],
   });

@@ -45,7 +45,10 @@ export async function pagePlan(app: TestApp, method: string, path: string, optio
   const seen = recording;
   recording = null;
   assert.is(res.status, 200, JSON.stringify(res.body));
-  const reads = seen.filter((s) => /^\s*[(]?\s*(select|with)\b/i.test(s.text) && new RegExp(`from "?${table}"?[\\s)]`, 'i').test(s.text) && /limit/i.test(s.text));
+  // (An older pin's hidden field is read by its own statement for the page's ids, `select "<table>"."id", (select ...`:
+  // a lookup of rows already found, not a page read.)
+  const reads = seen.filter((s) => /^\s*[(]?\s*(select|with)\b/i.test(s.text) && new RegExp(`from "?${table}"?[\\s)]`, 'i').test(s.text) && /limit/i.test(s.text)
+    && !new RegExp(`^\\s*select "${table}"\\."id", \\(select`, 'i').test(s.text));
   assert.is(reads.length, 1, `one page read of ${table}: ${seen.map((s) => s.text.slice(0, 80)).join(' | ')}`);
   if (process.env.LARGE_TABLE_REPORT === 'sql') console.log(reads[0]!.text, JSON.stringify(reads[0]!.values));
   const client = await (app.db.client as any).acquireConnection();
