@@ -7,9 +7,8 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { ClockSweep } from '../../runtime/clock-advance.js';
-import { currentClock } from '../../runtime/clock.js';
 import { addJob } from '../../runtime/jobs.js';
-import { inClockScope } from '../sandbox/clock-scope.js';
+import { inClockScope, sweepClockId } from '../sandbox/sweep-scope.js';
 import { MEMBERSHIP_PERIOD_STEP, membershipPeriodStep, periodStepJobKey } from './period-step.js';
 
 export const MEMBERSHIP_PERIOD_SWEEP = 'membership_period_sweep';
@@ -36,14 +35,14 @@ const NEXT_DUE_ON_CLOCK = `select min(d.due_at) as due_at from accounts a cross 
   where a.clock_id = ?`;
 
 const due = (db: Knex, after: [string, string]) => {
-  const clock = currentClock();
-  return clock ? db.raw(DUE_ON_CLOCK, [...after, clock.clockId]) : db.raw(DUE_AT_REAL_TIME, after);
+  const clockId = sweepClockId();
+  return clockId ? db.raw(DUE_ON_CLOCK, [...after, clockId]) : db.raw(DUE_AT_REAL_TIME, after);
 };
 
 const EPOCH = '-infinity';
 
 async function sweep(db: Knex): Promise<void> {
-  const inPlace = currentClock() !== undefined;
+  const inPlace = sweepClockId() !== null;
   let after: [string, string] = [EPOCH, ''];
   for (;;) {
     const rows = (await due(db, after)).rows as { id: string; due_at: string }[];
@@ -63,8 +62,8 @@ async function sweep(db: Knex): Promise<void> {
 export const membershipPeriodSweep: ClockSweep = {
   name: MEMBERSHIP_PERIOD_SWEEP,
   async nextDueAt(db) {
-    const clock = currentClock();
-    const [row] = (await (clock ? db.raw(NEXT_DUE_ON_CLOCK, [clock.clockId]) : db.raw(NEXT_DUE_AT_REAL_TIME))).rows as { due_at: string | null }[];
+    const clockId = sweepClockId();
+    const [row] = (await (clockId ? db.raw(NEXT_DUE_ON_CLOCK, [clockId]) : db.raw(NEXT_DUE_AT_REAL_TIME))).rows as { due_at: string | null }[];
     return row?.due_at ? new Date(row.due_at).toISOString() : null;
   },
   run: sweep,

@@ -11,10 +11,11 @@ import { holdFunds } from '../accounts/payment-controls.js';
 /** 10,000.00 USD: the lifetime payouts an unverified account may make. */
 export const KYC_PAYOUT_LIMIT_USD = 1_000_000;
 
-// What the account has paid out or is paying out (not failed, canceled, denied or reversed), by currency, and
-// whether its identity is verified.
+// What the account has paid out or is paying out (not failed, canceled, denied or reversed), by currency, from its
+// payout totals (migrations/590_payout_totals.ts: a few rows, whatever its history), and whether its identity is
+// verified.
 const PAID_OUT = `select (select coalesce(json_object_agg(currency, total), '{}') from (
-    select currency, sum(amount)::bigint as total from payouts
+    select currency, sum(amount)::bigint as total from payout_totals
     where account_id = $1 and status in ('requested', 'in_review', 'processing', 'completed') group by currency) t) as totals,
   exists (select 1 from verifications where account_id = $1 and purpose = 'identity' and status = 'approved') as verified,
   (select id from verifications where account_id = $1 and purpose = 'identity' and status in ('action_required', 'processing')

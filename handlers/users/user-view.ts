@@ -2,6 +2,8 @@
 // token, sees them.
 import type { Knex } from 'knex';
 import type { User } from '../../generated/types.js';
+import { resources } from '../../generated/resources.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
 import { walletBalanceOf } from './user-balance.js';
 import type { Principal } from '../../runtime/principal.js';
 
@@ -15,17 +17,7 @@ export async function userFor(db: Knex, row: UserRow, principal: Principal): Pro
   return userView(row, principal, isSelf(principal, row.id) ? await walletBalanceOf(db, row.id) : null);
 }
 
+/** The generated view of the public profile, and the two fields that depend on who asks. */
 export function userView(row: UserRow, principal: Principal, balance: User['balance'] = null): User {
-  return {
-    id: row.id,
-    username: row.username,
-    name: row.name,
-    bio: row.bio,
-    profile_picture: row.profile_picture_url,
-    city: row.city,
-    country: row.country,
-    email: isSelf(principal, row.id) ? row.email : null,
-    balance,
-    created_at: row.created_at,
-  };
+  return { ...resources.User.view(row as Row), email: isSelf(principal, row.id) ? row.email : null, balance };
 }

@@ -63,6 +63,25 @@ export async function startWorkerProcess(databaseUrl: string, env: Record<string
   };
 }
 
+/** Worker processes a crash test starts and stops; whatever is still running at the end is killed by `killAll`. */
+export function workerProcesses(databaseUrl: string) {
+  const running: WorkerProcess[] = [];
+  return {
+    async start(): Promise<WorkerProcess> {
+      const w = await startWorkerProcess(databaseUrl);
+      running.push(w);
+      return w;
+    },
+    async stop(w: WorkerProcess, signal: NodeJS.Signals): Promise<void> {
+      await w.kill(signal);
+      running.splice(running.indexOf(w), 1);
+    },
+    async killAll(): Promise<void> {
+      for (const w of running.splice(0)) await w.kill();
+    },
+  };
+}
+
 export interface ApiCluster {
   url: string;
   /** the API processes now listening */

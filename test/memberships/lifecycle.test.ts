@@ -332,7 +332,8 @@ t('a due membership stepped by several runs at once is charged once for its peri
   await advanceTo(s, s.t0 + HOUR);
   const charged = await renewals(s, membershipId);
   assert.is(charged.length, 1);
-  assert.is(charged[0].status, 'succeeded');
+  // The charge is collected by the worker, which may not have reached it when the advance is done.
+  assert.is((await settled(s, charged[0].id)).status, 'succeeded');
   assert.is((await membership(s, membershipId)).status, 'active');
 });
 

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { until } from '../helpers/poll.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { postingsOf } from '../helpers/ledger.js';
-import { holdRowLock, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
+import { holdRowLock, workerProcesses, type WorkerProcess } from '../helpers/processes.js';
 import { makeSeller, makeToken, makeVariant, VERSION } from '../payments/payment-fixtures.js';
 import { runOnClock } from '../../runtime/clock.js';
 import { membershipPeriodStepTask } from '../../handlers/memberships/period-step.js';
@@ -17,10 +17,10 @@ import { membershipPeriodSweep } from '../../handlers/memberships/period-sweep.j
 
 const t = suite('memberships: one renewal charge per period, across two workers and a crash');
 let app: TestApp;
-const running: WorkerProcess[] = [];
-t.before(async () => { app = await startTestApp({ worker: false }); });
+let workers: ReturnType<typeof workerProcesses>;
+t.before(async () => { app = await startTestApp({ worker: false }); workers = workerProcesses(app.databaseUrl); });
 t.after(async () => {
-  for (const w of running) await w.kill();
+  await workers.killAll();
   await app.close();
 });
 
@@ -29,15 +29,8 @@ const PERIOD_DAYS = 30;
 const MEMBERSHIPS = 40;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function worker(): Promise<WorkerProcess> {
-  const w = await startWorkerProcess(app.databaseUrl);
-  running.push(w);
-  return w;
-}
-async function stop(w: WorkerProcess, signal: NodeJS.Signals) {
-  await w.kill(signal);
-  running.splice(running.indexOf(w), 1);
-}
+const worker = () => workers.start();
+const stop = (w: WorkerProcess, signal: NodeJS.Signals) => workers.stop(w, signal);
 
 async function ok(key: string, method: string, path: string, body?: unknown) {
   const res = await app.request(method, path, { token: key, version: VERSION, body });
@@ -143,7 +136,6 @@ t('two workers, the one advancing the clock SIGKILLed mid-renewals: exactly one 
   const [after] = await app.db('graphile_worker.jobs').where({ key: `advance_clock:${s.clockId}` }).select('locked_by', 'attempts');
   assert.is(after, undefined, 'the advance job is done');
   await oneChargePerPeriod(s.accountId, memberships, 2);
-  assert.ok(running.includes(survivor));
   await stop(survivor, 'SIGTERM');
 });
 

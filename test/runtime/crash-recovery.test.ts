@@ -7,29 +7,22 @@ import { until as poll } from '../helpers/poll.js';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
-import { holdRowLock, killPid, startApiCluster, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
+import { holdRowLock, killPid, startApiCluster, workerProcesses, type WorkerProcess } from '../helpers/processes.js';
 import { CARDS, makePromo, makeSeller, makeToken, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
 import { randomToken } from '../../runtime/ids.js';
 import { postingsOf } from '../helpers/ledger.js';
 
 const t = suite('runtime: crash recovery');
 let app: TestApp;
-const running: WorkerProcess[] = [];
-t.before(async () => { app = await startTestApp(); });
+let workers: ReturnType<typeof workerProcesses>;
+t.before(async () => { app = await startTestApp(); workers = workerProcesses(app.databaseUrl); });
 t.after(async () => {
-  for (const w of running) await w.kill();
+  await workers.killAll();
   await app.close();
 });
 
-async function worker(): Promise<WorkerProcess> {
-  const w = await startWorkerProcess(app.databaseUrl);
-  running.push(w);
-  return w;
-}
-async function stop(w: WorkerProcess, signal: NodeJS.Signals) {
-  await w.kill(signal);
-  running.splice(running.indexOf(w), 1);
-}
+const worker = () => workers.start();
+const stop = (w: WorkerProcess, signal: NodeJS.Signals) => workers.stop(w, signal);
 
 const until = <T>(probe: () => Promise<T>, what: string, timeoutMs = 30_000) => poll(probe, what, { timeoutMs });
 
