@@ -7,6 +7,7 @@ import { CliError, KEY_ROLES, checkRole, createAccount, createKey, createToken, 
 import { verifyLedger, type LedgerReport } from '../handlers/ledger/verify-ledger.js';
 import { checkClock, printClock, runClock } from './cli-clock.js';
 import { checkOperator, printOperator, runOperator } from './cli-operator.js';
+import { checkImportWebhook, printImportWebhook, runImportWebhook } from './cli-import-webhook.js';
 
 type Values = Record<string, string | undefined>;
 
@@ -106,6 +107,15 @@ const COMMANDS: Record<string, Command> = {
     run: runOperator,
     print: printOperator,
   },
+  // A two-word command: `operator import-webhook` (parse() tries the first two words first).
+  'operator import-webhook': {
+    usage: 'operator import-webhook --account biz_... --url URL --format v2|v5 [--events E1,E2] [--description D] [--secret whsec_...] --operator NAME',
+    summary: 'Import an older (v2 or v5) webhook subscription, which keeps its payload format (recorded with --operator and the time); the API never creates one.',
+    options: { account: { required: true }, url: { required: true }, format: { required: true }, events: {}, description: {}, secret: {}, operator: { required: true } },
+    check: checkImportWebhook,
+    run: runImportWebhook,
+    print: printImportWebhook,
+  },
   'verify-ledger': {
     usage: 'verify-ledger',
     summary: 'Check that every balance equals the sum of its postings and every entry sums to zero (exit 1 if not).',
@@ -145,6 +155,7 @@ Example:
   npm run cli -- create-account --title "Alice's Shop" --owner alice --country US
   npm run cli -- clock --account biz_... --start +0d && npm run cli -- clock --account biz_... --advance +365d --wait 120
   npm run cli -- operator --account biz_... --withdrawals disable --operator alice
+  npm run cli -- operator import-webhook --account biz_... --url https://example.com/hook --format v5 --operator alice
 `;
 
 function fail(message: string, usage = false): never {
@@ -160,12 +171,13 @@ function parse(argv: string[]): { command: Command; values: Values; json: boolea
     (name === undefined ? process.stderr : process.stdout).write(HELP);
     process.exit(name === undefined ? 1 : 0);
   }
-  const command = COMMANDS[name];
+  const twoWords = argv[1] !== undefined && COMMANDS[`${name} ${argv[1]}`] ? `${name} ${argv[1]}` : null;
+  const command = COMMANDS[twoWords ?? name];
   if (!command) fail(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}`, true);
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv.slice(1),
+      args: argv.slice(twoWords ? 2 : 1),
       options: {
         ...Object.fromEntries(Object.keys(command.options).map((o) => [o, { type: 'string' as const }])),
         json: { type: 'boolean' },

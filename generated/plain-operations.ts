@@ -102,6 +102,11 @@ export const retrieveAd = plainRetrieve<'retrieveAd'>(resources.Ad, {
   fill: adStatsFill,
 });
 
+/** GET /ad_posts/{id}: Retrieve a post the ad network made */
+export const retrieveAdPost = plainRetrieve<'retrieveAdPost'>(resources.AdPost, {
+  scopes: ['ads:read'],
+});
+
 /** DELETE /ads/{id}: Delete an ad */
 export const deleteAd = plainDelete<'deleteAd'>(resources.Ad, {
   scopes: ['ads:manage'],
@@ -952,6 +957,7 @@ export const updateWebhook = plainUpdate<'updateWebhook'>(resources.Webhook, {
     enabled: { column: 'enabled', merge: false },
     description: { column: 'description', merge: false },
     api_version_date: { column: 'api_version_date', merge: false },
+    api_version: { column: 'payload_format', merge: false },
     include_connected_accounts: { column: 'include_connected_accounts', merge: false },
   },
   hook: updateWebhookHook,

@@ -34,28 +34,28 @@ function c_AccountPreferences_a35568f526d5(v) {
   return o_1ce10064a8ce(v);
 }
 
-function c_Account_2071ead34286(v) {
-  return o_e3d08b3ca9a1(v);
+function c_Account_1ffe00208b89(v) {
+  return o_a2d77c165a68(v);
 }
 
 function c_Account_23cbc8694e00(v) {
   return o_dfc0df6d2ae0(v);
 }
 
+function c_Account_2a33b5348726(v) {
+  return o_0471da1cbe84(v);
+}
+
 function c_Account_3910d8544315(v) {
   return o_8aecede4bd15(v);
 }
 
-function c_Account_6ebfe20b04cc(v) {
-  return o_de7bc0d48be1(v);
+function c_Account_708d5aee37a2(v) {
+  return o_90a96569156f(v);
 }
 
-function c_Account_afa032ac1927(v) {
-  return o_feaed9e5f367(v);
-}
-
-function c_Account_c91cb0dc8617(v) {
-  return o_7f7d6832bc7e(v);
+function c_Account_92a02b521d17(v) {
+  return o_0fbdbd82ad35(v);
 }
 
 function c_Account_f178d20c4f81(v) {
@@ -102,6 +102,10 @@ function c_AdLeadForm_c2988a8962fb(v) {
   return o_8bf7a2500ff5(v);
 }
 
+function c_AdPost_105dc1e28bc7(v) {
+  return o_f79dce7346fc(v);
+}
+
 function c_AdReference_99e9faba7f46(v) {
   return o_3102d7cc788b(v);
 }
@@ -126,16 +130,16 @@ function c_AdTranslations_64997851cfba(v) {
   return o_be44db82ddcd(v);
 }
 
-function c_Ad_1c24000e14ef(v) {
-  return o_3f4d4cd9605c(v);
-}
-
-function c_Ad_8cad123246aa(v) {
+function c_Ad_4e47cee82f7c(v) {
   return o_44f78b6b4e36(v);
 }
 
-function c_Ad_ba716d08b964(v) {
+function c_Ad_58115e960359(v) {
   return o_75e9cb0367f1(v);
+}
+
+function c_Ad_75e3addb9b34(v) {
+  return o_3f4d4cd9605c(v);
 }
 
 function c_Address_2d2911263c62(v) {
@@ -170,7 +174,7 @@ function c_AppBuild_87064d6acf70(v) {
   return o_582c14a6fb42(v);
 }
 
-function c_AppDomain_7874ef6a6412(v) {
+function c_AppDomain_0fee4edb0401(v) {
   return o_c950b0d47d2e(v);
 }
 
@@ -178,11 +182,11 @@ function c_AppLog_f81c5cee348a(v) {
   return o_c1302383c85a(v);
 }
 
-function c_App_1835d8f8c8a6(v) {
-  return o_2ef165dec0b9(v);
+function c_App_80272eafed19(v) {
+  return o_07b0ff700cb6(v);
 }
 
-function c_App_bfe5871b263d(v) {
+function c_App_fd75e8c898bc(v) {
   return o_74ef26f7920e(v);
 }
 
@@ -250,15 +254,15 @@ function c_Cardholder_51dc189b81f8(v) {
   return o_bcecc721b5c8(v);
 }
 
-function c_CheckoutConfiguration_184a49c87de9(v) {
-  return o_3d709a189093(v);
-}
-
-function c_CheckoutConfiguration_dc1564265282(v) {
+function c_CheckoutConfiguration_368695fcf154(v) {
   return o_ff98b9bab8d8(v);
 }
 
-function c_CheckoutConfiguration_e155148d46dc(v) {
+function c_CheckoutConfiguration_449110a5354f(v) {
+  return o_3d709a189093(v);
+}
+
+function c_CheckoutConfiguration_73ea0e35c7ad(v) {
   return o_3d709a189093(v);
 }
 
@@ -342,7 +346,7 @@ function c_Dispute_b461e1546427(v) {
   return o_48a695a774e5(v);
 }
 
-function c_Domain_ab598682d3cd(v) {
+function c_Domain_f853d356e2c5(v) {
   return o_f8839c133aed(v);
 }
 
@@ -558,20 +562,20 @@ function c_PageInfo_cec4d85f1b51(v) {
   return o_d8e82e0a1110(v);
 }
 
-function c_PartnerBusiness_2ebfde66044d(v) {
-  return o_ade97cb61ecc(v);
-}
-
-function c_PartnerBusiness_4b852263c3ac(v) {
+function c_PartnerBusiness_693c1e95e311(v) {
   return o_965c0c7c2805(v);
 }
 
-function c_PartnerEarning_5caeb9b747dc(v) {
-  return o_b4e4c144d623(v);
+function c_PartnerBusiness_dcd455d0ab3b(v) {
+  return o_ade97cb61ecc(v);
 }
 
-function c_PartnerEarning_e33f60876f4d(v) {
+function c_PartnerEarning_cbcdd5730593(v) {
   return o_e82c693d4c3a(v);
+}
+
+function c_PartnerEarning_ed68e9d97d29(v) {
+  return o_b4e4c144d623(v);
 }
 
 function c_PartnerReferralRequest_047e86a00424(v) {
@@ -758,7 +762,7 @@ function c_Review_4480994638d6(v) {
   return o_443661a43bbd(v);
 }
 
-function c_RewardMilestone_2f56c3681ce1(v) {
+function c_RewardMilestone_6563c361fa26(v) {
   return o_b38345080d20(v);
 }
 
@@ -894,15 +898,15 @@ function c_User_6a0136fd6a65(v) {
   return o_e631aa5d8f02(v);
 }
 
-function c_Variant_2a8820936cfd(v) {
+function c_Variant_3a77be344278(v) {
   return o_a5b333f5943e(v);
 }
 
-function c_Variant_457480aa2b76(v) {
+function c_Variant_634b1fea8585(v) {
   return o_c7f2cbb90fd7(v);
 }
 
-function c_Variant_a8b54464a4e7(v) {
+function c_Variant_7f02c57e52ae(v) {
   return o_a5b333f5943e(v);
 }
 
@@ -926,20 +930,24 @@ function c_WebhookDeliveryAttempt_ff33152ca715(v) {
   return o_fd5af6651083(v);
 }
 
-function c_WebhookDelivery_4ebb6b8b9bfd(v) {
+function c_WebhookDelivery_a18e50293f36(v) {
   return o_6388f0cf9a1f(v);
 }
 
-function c_Webhook_990d1cc7d105(v) {
-  return o_6f0c0f17092b(v);
+function c_Webhook_574382c1c60a(v) {
+  return o_f1c807ec1286(v);
 }
 
-function c_Webhook_bdb7af2670ca(v) {
-  return o_4f85f89a21ac(v);
+function c_Webhook_d15d40f3fe7f(v) {
+  return o_ba022e5a11c2(v);
 }
 
-function c_Webhook_c76c629c0154(v) {
-  return o_a0cfe159a4ec(v);
+function c_Webhook_edf35e33e4f1(v) {
+  return o_a9245aaa8c43(v);
+}
+
+function c_Website_b26409754371(v) {
+  return o_3f9d5dfdfef7(v);
 }
 
 function c_Withdrawal_3b6db95f9d17(v) {
@@ -1064,6 +1072,72 @@ function o_045d1f229c1d(v) {
   return out + '}';
 }
 
+function o_0471da1cbe84(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_6563c361fa26(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_0490aa7e85e4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1151,6 +1225,50 @@ function o_0715c03f6ed8(v) {
   if (x !== undefined) { out += sep + "\"last_setup_error\":" + (x === null ? 'null' : o_748345772b1a(x)); sep = ','; }
   x = v["client_secret"];
   if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_07b0ff700cb6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app_type"];
+  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["deployment"];
+  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["domain_id"];
+  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["domains"];
+  if (x !== undefined) { out += sep + "\"domains\":" + array(x, (x) => c_AppDomain_0fee4edb0401(x)); sep = ','; }
+  x = v["base_url"];
+  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["recommended"];
+  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["production_web_build_id"];
+  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["template_usage"];
+  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["redirect_uris"];
+  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -1278,26 +1396,6 @@ function o_0b12b99aafeb(v) {
   return out + '}';
 }
 
-function o_0c2497b209b0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_2ebfde66044d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_0c7733123cd5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_2071ead34286(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_0cd28465f5e7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1341,6 +1439,72 @@ function o_0cef7af70fe6(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Verification_43ee2d08426e(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_0fbdbd82ad35(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_6563c361fa26(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -1390,6 +1554,16 @@ function o_131b950fd509(v) {
   return out + '}';
 }
 
+function o_131dbda9f6f8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_708d5aee37a2(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_13d3d4d3275c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1405,16 +1579,6 @@ function o_15f08a6c0ba4(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_23cbc8694e00(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_169f4f48dd30(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_bfe5871b263d(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -1444,6 +1608,16 @@ function o_1704ac732a4d(v) {
   return out + '}';
 }
 
+function o_17144bfea46e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_368695fcf154(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_188b0c5d746c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1453,6 +1627,16 @@ function o_188b0c5d746c(v) {
   if (x !== undefined) { out += sep + "\"redirect_url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["return_url"];
   if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_18b6d46205a4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_634b1fea8585(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1708,16 +1892,6 @@ function o_26548ad5706e(v) {
   return out + '}';
 }
 
-function o_26b36204869c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Domain_ab598682d3cd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_26c5066dc3c9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1762,11 +1936,11 @@ function o_272b909753e0(v) {
   return out + '}';
 }
 
-function o_28d9f0dfec90(v) {
+function o_27e54d4abcdc(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_457480aa2b76(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_75e3addb9b34(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -1896,50 +2070,6 @@ function o_2eb146fafd47(v) {
   return out + '}';
 }
 
-function o_2ef165dec0b9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["app_type"];
-  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["deployment"];
-  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["domain_id"];
-  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["hosted_url"];
-  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["domains"];
-  if (x !== undefined) { out += sep + "\"domains\":" + array(x, (x) => c_AppDomain_7874ef6a6412(x)); sep = ','; }
-  x = v["base_url"];
-  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["verified"];
-  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["recommended"];
-  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["production_web_build_id"];
-  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["template_usage"];
-  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["redirect_uris"];
-  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_2f180a13b447(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2056,6 +2186,16 @@ function o_32d84fca9987(v) {
   return out + '}';
 }
 
+function o_336af9619b12(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Domain_f853d356e2c5(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_33a6dd8e8680(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2071,6 +2211,16 @@ function o_360788b27c07(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Refund_9188f6f8ca75(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3615e251c7b0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_fd75e8c898bc(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2201,6 +2351,16 @@ function o_398df5a40cdf(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_RecommendedAction_21dd905bdffa(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_39b4262b23fd(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_73ea0e35c7ad(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2458,21 +2618,37 @@ function o_3f9111d31a5c(v) {
   return out + '}';
 }
 
+function o_3f9d5dfdfef7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["app_build_id"];
+  if (x !== undefined) { out += sep + "\"app_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["failure_reason"];
+  if (x !== undefined) { out += sep + "\"failure_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["deployed_at"];
+  if (x !== undefined) { out += sep + "\"deployed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_3fdd051a0d7a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiKey_2fecc8e68dfa(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_3fe3c33324c9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_990d1cc7d105(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2822,16 +2998,6 @@ function o_4928ebe4b94b(v) {
   return out + '}';
 }
 
-function o_496eeddcabb9(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_6ebfe20b04cc(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_4996a4b5426d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2990,44 +3156,6 @@ function o_4f6e441f29a7(v) {
   return out + '}';
 }
 
-function o_4f85f89a21ac(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["resource_id"];
-  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["child_resource_events"];
-  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4f9184db6765(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_2a8820936cfd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_504ee9904116(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3072,16 +3200,6 @@ function o_5287f28f71d0(v) {
   return out + '}';
 }
 
-function o_52aca121d870(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_1835d8f8c8a6(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_53509e2d5c77(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3093,16 +3211,6 @@ function o_53509e2d5c77(v) {
   if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_5165abc19c9d(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_5455210c9f43(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_8cad123246aa(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3308,11 +3416,11 @@ function o_5dc7fc00fbce(v) {
   return out + '}';
 }
 
-function o_5edfb8294d15(v) {
+function o_5ec3437b3bb4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_e155148d46dc(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_2a33b5348726(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -3504,16 +3612,6 @@ function o_64f002105044(v) {
   return out + '}';
 }
 
-function o_65c35c5d22df(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_184a49c87de9(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_66dabf4ae08c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3583,16 +3681,6 @@ function o_6af79fd46404(v) {
   if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_6c720c710d28(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_c76c629c0154(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3671,34 +3759,6 @@ function o_6eeaa34c9486(v) {
   if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["weight"];
   if (x !== undefined) { out += sep + "\"weight\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_6f0c0f17092b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["include_connected_accounts"];
-  if (x !== undefined) { out += sep + "\"include_connected_accounts\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4084,16 +4144,6 @@ function o_7992f0fdcc1c(v) {
   return out + '}';
 }
 
-function o_79e12e888411(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_bdb7af2670ca(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_7a3b6ed055ac(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4185,16 +4235,6 @@ function o_7b99aee32451(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_c3fc35d68155(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_7bb26e3cc3c4(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_dc1564265282(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -4444,70 +4484,6 @@ function o_7f537c130b28(v) {
   return out + '}';
 }
 
-function o_7f7d6832bc7e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_8092ac2075fd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4582,6 +4558,16 @@ function o_80f7b07950ee(v) {
   return out + '}';
 }
 
+function o_8189a100634d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_ed68e9d97d29(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_82b1c8712983(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4653,16 +4639,6 @@ function o_85391144f34f(v) {
   if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["methods"];
   if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
-  return out + '}';
-}
-
-function o_85ec73e26fc0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_4b852263c3ac(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4807,6 +4783,16 @@ function o_8aecede4bd15(v) {
   if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["parent_account_id"];
   if (x !== undefined) { out += sep + "\"parent_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_8b633fd10f40(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_92a02b521d17(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4960,6 +4946,70 @@ function o_900255605e3e(v) {
   return out + '}';
 }
 
+function o_90a96569156f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_6563c361fa26(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_90b17eac7e6e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4967,16 +5017,6 @@ function o_90b17eac7e6e(v) {
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["company_id"];
   if (x !== undefined) { out += sep + "\"company_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_90c50dd814fc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_ba716d08b964(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4997,6 +5037,16 @@ function o_93d52a83705f(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_4ee5e46307a1(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9447d5356efe(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_WebhookDelivery_a18e50293f36(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5190,11 +5240,11 @@ function o_9825d70aa35e(v) {
   return out + '}';
 }
 
-function o_98ac0a5b63cc(v) {
+function o_995168c47231(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_5caeb9b747dc(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_4e47cee82f7c(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5215,6 +5265,16 @@ function o_9991bd730aad(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_ba4bd71dfad4(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9a08977832e1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_449110a5354f(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5438,36 +5498,6 @@ function o_a09c338c45a9(v) {
   return out + '}';
 }
 
-function o_a0cfe159a4ec(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["resource_id"];
-  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["enabled"];
-  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["child_resource_events"];
-  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["webhook_secret"];
-  if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["api_version"];
-  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_a186347fa1b7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5501,6 +5531,72 @@ function o_a186347fa1b7(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_a2d77c165a68(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_6563c361fa26(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_533c739ec2e3(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5547,6 +5643,16 @@ function o_a4b0b24e1152(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Bounty_21066a3ff2eb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_a4b2ff04c5eb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_cbcdd5730593(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5675,6 +5781,46 @@ function o_a702c46b28d6(v) {
   if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["properties"];
   if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_a883a0139954(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_693c1e95e311(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_a9245aaa8c43(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["include_connected_accounts"];
+  if (x !== undefined) { out += sep + "\"include_connected_accounts\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5876,6 +6022,16 @@ function o_b38345080d20(v) {
   return out + '}';
 }
 
+function o_b4349d61de68(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_3a77be344278(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_b4b54238ec83(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5999,6 +6155,36 @@ function o_b89e61e4fb9e(v) {
   if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["to_date"];
   if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ba022e5a11c2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["child_resource_events"];
+  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["webhook_secret"];
+  if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6388,6 +6574,16 @@ function o_bf1f7bde8f7f(v) {
   return out + '}';
 }
 
+function o_bf39d848b12e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_dcd455d0ab3b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_c03a93e72b54(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6441,16 +6637,6 @@ function o_c1302383c85a(v) {
   if (x !== undefined) { out += sep + "\"wall_time_ms\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_c32c0c0349b5(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_WebhookDelivery_4ebb6b8b9bfd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6529,6 +6715,16 @@ function o_c5c8f92a261b(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_702523073ba3(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_c5e8e63adb8f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_1ffe00208b89(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6740,31 +6936,21 @@ function o_c950b0d47d2e(v) {
   return out + '}';
 }
 
+function o_ca30b6bf51e3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_80272eafed19(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_caff64c085c3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Shipment_c447032bf0d2(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_cb4cb7e0d240(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_c91cb0dc8617(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_cbd599f9a612(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_a8b54464a4e7(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -7244,16 +7430,6 @@ function o_d8e82e0a1110(v) {
   return out + '}';
 }
 
-function o_d8f4306af207(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_afa032ac1927(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_d9b1c32594aa(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7404,16 +7580,6 @@ function o_dbefcc7c30b6(v) {
   return out + '}';
 }
 
-function o_dce30cde9989(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_e33f60876f4d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_dd1148bedbc9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7452,72 +7618,6 @@ function o_de32f346a8af(v) {
   return out + '}';
 }
 
-function o_de7bc0d48be1(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function o_dedee57c2604(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7533,6 +7633,16 @@ function o_df0267949671(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PaymentMethodDomain_8076607d2287(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_df0472014446(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_58115e960359(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -7602,16 +7712,6 @@ function o_dfc0df6d2ae0(v) {
   return out + '}';
 }
 
-function o_e0df1bbb4cb1(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_1c24000e14ef(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_e133802ac636(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7656,77 +7756,21 @@ function o_e195173959fa(v) {
   return out + '}';
 }
 
+function o_e1e8686930e1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_edf35e33e4f1(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_e369eb3979f7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["url"];
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_e3d08b3ca9a1(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -8008,6 +8052,46 @@ function o_f1bff9bc8e84(v) {
   return out + '}';
 }
 
+function o_f1c807ec1286(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["enabled"];
+  if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["child_resource_events"];
+  if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f2333cc0943b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_574382c1c60a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_f3b9f9917350(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8090,6 +8174,28 @@ function o_f75773e854f9(v) {
   return out + '}';
 }
 
+function o_f79dce7346fc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["ad_id"];
+  if (x !== undefined) { out += sep + "\"ad_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["caption"];
+  if (x !== undefined) { out += sep + "\"caption\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["media_file_id"];
+  if (x !== undefined) { out += sep + "\"media_file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f7b000d81c8d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8156,6 +8262,16 @@ function o_fa85ab8091b1(v) {
   return out + '}';
 }
 
+function o_faf30bf78ffa(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_d15d40f3fe7f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_fb91069d15de(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8193,6 +8309,16 @@ function o_fb91069d15de(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_fbb84912a8c2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_7f02c57e52ae(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -8288,72 +8414,6 @@ function o_fe000a1f0d9b(v) {
   return out + '}';
 }
 
-function o_feaed9e5f367(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_a44f2c2f17a2(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_1a6db4c12264(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_533c739ec2e3(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["client_id"];
-  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["allowed_origins"];
-  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function o_ff8ddef77ede(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -8410,16 +8470,8 @@ function r_03b35952390f(v) {
   return c_Account_23cbc8694e00(v);
 }
 
-function r_04500a0ebf1b(v) {
-  return o_cb4cb7e0d240(v);
-}
-
 function r_051c513acdac(v) {
   return o_9a81f90cbbe4(v);
-}
-
-function r_05bdd1c318d3(v) {
-  return o_c32c0c0349b5(v);
 }
 
 function r_062a75d41d1c(v) {
@@ -8428,10 +8480,6 @@ function r_062a75d41d1c(v) {
 
 function r_0673f3fe96a6(v) {
   return c_ConfirmationToken_22d71913c32f(v);
-}
-
-function r_072100d0a806(v) {
-  return o_496eeddcabb9(v);
 }
 
 function r_07c7dae83e18(v) {
@@ -8446,16 +8494,20 @@ function r_08bd46470aea(v) {
   return o_32d84fca9987(v);
 }
 
+function r_09e1bd96834f(v) {
+  return o_17144bfea46e(v);
+}
+
 function r_0a2fa7f452b3(v) {
   return o_d83dcb0adf42(v);
 }
 
-function r_0c6afb4f2fc2(v) {
-  return c_Clock_8b2c41d2e775(v);
+function r_0b74e9b93fae(v) {
+  return o_27e54d4abcdc(v);
 }
 
-function r_0d0776b00e94(v) {
-  return o_90c50dd814fc(v);
+function r_0c6afb4f2fc2(v) {
+  return c_Clock_8b2c41d2e775(v);
 }
 
 function r_0e820c61f461(v) {
@@ -8474,8 +8526,16 @@ function r_0f3e5890d55b(v) {
   return o_3719cf523367(v);
 }
 
+function r_0fc9a7b11dda(v) {
+  return o_df0472014446(v);
+}
+
 function r_102ee49ab033(v) {
   return c_TeamMember_f1b19617cc14(v);
+}
+
+function r_116ab16a599f(v) {
+  return o_9a08977832e1(v);
 }
 
 function r_12ceebde9cc3(v) {
@@ -8486,6 +8546,10 @@ function r_14a4426f8c4b(v) {
   return c_Member_8c3c6099d10d(v);
 }
 
+function r_1703b9429bc2(v) {
+  return o_18b6d46205a4(v);
+}
+
 function r_1718857812bc(v) {
   return c_Dispute_b461e1546427(v);
 }
@@ -8494,32 +8558,28 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
-function r_18f8f69a49d5(v) {
-  return o_98ac0a5b63cc(v);
-}
-
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
-}
-
-function r_1a95539b0b0e(v) {
-  return c_PartnerBusiness_4b852263c3ac(v);
 }
 
 function r_1abee11a41c3(v) {
   return o_1c2051a125ad(v);
 }
 
+function r_1d76fed936b5(v) {
+  return o_8189a100634d(v);
+}
+
 function r_1da86b3373bd(v) {
   return c_ApiKey_2fecc8e68dfa(v);
 }
 
-function r_1e166b0796b0(v) {
-  return c_Ad_1c24000e14ef(v);
-}
-
 function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
+}
+
+function r_241f5fa7050d(v) {
+  return o_e1e8686930e1(v);
 }
 
 function r_242ed05cbc27(v) {
@@ -8530,24 +8590,12 @@ function r_256b20d1f58b(v) {
   return o_c570bcf0b01a(v);
 }
 
-function r_25acb142f63b(v) {
-  return o_0c7733123cd5(v);
-}
-
 function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
 }
 
-function r_291fc261c6e8(v) {
-  return o_dce30cde9989(v);
-}
-
 function r_2944ef7844d3(v) {
   return c_AdGroup_36d78ef79e11(v);
-}
-
-function r_297a558e97dd(v) {
-  return o_e0df1bbb4cb1(v);
 }
 
 function r_29c9e0b7fc06(v) {
@@ -8562,8 +8610,8 @@ function r_2a4cc3abe681(v) {
   return o_ce4fee0a439b(v);
 }
 
-function r_2c610e96629d(v) {
-  return c_Variant_457480aa2b76(v);
+function r_2d03d0434d53(v) {
+  return o_fbb84912a8c2(v);
 }
 
 function r_2d3bb78040bd(v) {
@@ -8574,12 +8622,16 @@ function r_2d405533c9ab(v) {
   return o_b154b2be9132(v);
 }
 
-function r_305afd5ce3aa(v) {
-  return o_52aca121d870(v);
+function r_30accc6d6898(v) {
+  return o_bf39d848b12e(v);
 }
 
 function r_30d752add791(v) {
   return c_PermissionList_fcf6953418dc(v);
+}
+
+function r_310a711d4de0(v) {
+  return o_c5e8e63adb8f(v);
 }
 
 function r_333c17e7b16e(v) {
@@ -8590,12 +8642,12 @@ function r_34016e1340c0(v) {
   return o_f597bd1955c8(v);
 }
 
-function r_344033262be9(v) {
-  return o_5455210c9f43(v);
-}
-
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
+}
+
+function r_389a41362c35(v) {
+  return c_Account_1ffe00208b89(v);
 }
 
 function r_38b69deff3b2(v) {
@@ -8606,12 +8658,12 @@ function r_392bd8053312(v) {
   return o_fc5f77bc8b0c(v);
 }
 
-function r_3a07a58559ca(v) {
-  return o_4f6e441f29a7(v);
+function r_39c83b41d6c7(v) {
+  return o_39b4262b23fd(v);
 }
 
-function r_3a3c9f5b471d(v) {
-  return c_Ad_ba716d08b964(v);
+function r_3a07a58559ca(v) {
+  return o_4f6e441f29a7(v);
 }
 
 function r_3b408cbd357c(v) {
@@ -8636,10 +8688,6 @@ function r_3f41d30ce148(v) {
 
 function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
-}
-
-function r_40b693ee8332(v) {
-  return o_4f9184db6765(v);
 }
 
 function r_4123f56b5c2d(v) {
@@ -8674,16 +8722,16 @@ function r_44893e3ef8dd(v) {
   return o_d3bd12b80fd0(v);
 }
 
+function r_449f04d74784(v) {
+  return c_PartnerBusiness_dcd455d0ab3b(v);
+}
+
 function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
 }
 
 function r_46bef177a225(v) {
   return c_RecommendedActionChainExecution_5eeaae2b2d64(v);
-}
-
-function r_477d95fd046b(v) {
-  return o_6c720c710d28(v);
 }
 
 function r_48175f0f98de(v) {
@@ -8702,20 +8750,24 @@ function r_489579f16a45(v) {
   return c_CardTransaction_43d2d82acbe0(v);
 }
 
+function r_48bca76b2259(v) {
+  return c_Ad_4e47cee82f7c(v);
+}
+
 function r_4b28ec2c0302(v) {
   return o_c5c8f92a261b(v);
+}
+
+function r_4b5886b82213(v) {
+  return c_Account_92a02b521d17(v);
 }
 
 function r_4b5f03479f2d(v) {
   return o_aef5e03489f6(v);
 }
 
-function r_4b610113a91b(v) {
-  return o_d8f4306af207(v);
-}
-
-function r_4b77f7c4bf2c(v) {
-  return o_169f4f48dd30(v);
+function r_4d4a6bc97fed(v) {
+  return o_131dbda9f6f8(v);
 }
 
 function r_4fdec62d3cc5(v) {
@@ -8746,8 +8798,8 @@ function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
 }
 
-function r_54f58834d37f(v) {
-  return c_App_1835d8f8c8a6(v);
+function r_554e6be6b0cf(v) {
+  return c_Webhook_574382c1c60a(v);
 }
 
 function r_55cf5e2c3d16(v) {
@@ -8758,12 +8810,16 @@ function r_56424630289a(v) {
   return o_fc521af1c089(v);
 }
 
-function r_59e0e76c01bf(v) {
-  return o_b6cc112578f5(v);
+function r_57404cb6ae6a(v) {
+  return o_995168c47231(v);
 }
 
-function r_5bb6dfb35c50(v) {
-  return c_CheckoutConfiguration_dc1564265282(v);
+function r_59bee58797b5(v) {
+  return c_Account_708d5aee37a2(v);
+}
+
+function r_59e0e76c01bf(v) {
+  return o_b6cc112578f5(v);
 }
 
 function r_5cda589f6596(v) {
@@ -8782,6 +8838,10 @@ function r_5d6754090947(v) {
   return o_7c0197dfab80(v);
 }
 
+function r_5da337993f59(v) {
+  return o_336af9619b12(v);
+}
+
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
 }
@@ -8790,16 +8850,16 @@ function r_607ea3eba331(v) {
   return c_Account_f178d20c4f81(v);
 }
 
+function r_60ee99cfddab(v) {
+  return o_a4b2ff04c5eb(v);
+}
+
 function r_6116ddd7721d(v) {
   return c_UserAccess_cc4d5f325eb7(v);
 }
 
 function r_6149b6caa743(v) {
   return c_ExternalAccountPost_2abec5b96fb2(v);
-}
-
-function r_61e1eaf8eca6(v) {
-  return o_26b36204869c(v);
 }
 
 function r_622c89500691(v) {
@@ -8826,12 +8886,12 @@ function r_6687ce4840a7(v) {
   return o_d700f745f9eb(v);
 }
 
-function r_6791086daee3(v) {
-  return c_Payout_39bca3629e3a(v);
+function r_66b6103b974e(v) {
+  return c_CheckoutConfiguration_368695fcf154(v);
 }
 
-function r_6ad48a92bf4f(v) {
-  return c_Webhook_c76c629c0154(v);
+function r_6791086daee3(v) {
+  return c_Payout_39bca3629e3a(v);
 }
 
 function r_6aef256aaf02(v) {
@@ -8846,12 +8906,12 @@ function r_6ccab53a8865(v) {
   return c_Account_3910d8544315(v);
 }
 
-function r_6d7540fc4039(v) {
-  return o_cbd599f9a612(v);
-}
-
 function r_6eef23370b6d(v) {
   return c_Audience_58d71ce6f56b(v);
+}
+
+function r_6f2f06e9b198(v) {
+  return o_8b633fd10f40(v);
 }
 
 function r_6f3242aab502(v) {
@@ -8862,12 +8922,16 @@ function r_6f5f53d2468c(v) {
   return c_Notification_7d8b481d1b37(v);
 }
 
+function r_700467d52ba8(v) {
+  return o_5ec3437b3bb4(v);
+}
+
 function r_7023e7bb8b90(v) {
   return c_Payment_8ff0a7bb0204(v);
 }
 
-function r_71987957c03e(v) {
-  return c_Account_2071ead34286(v);
+function r_704462566523(v) {
+  return c_Account_2a33b5348726(v);
 }
 
 function r_737160b51e39(v) {
@@ -8890,12 +8954,16 @@ function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
 
+function r_786bf1feb7f4(v) {
+  return c_Webhook_edf35e33e4f1(v);
+}
+
 function r_7be28d91aded(v) {
   return c_File_c4e71435e103(v);
 }
 
-function r_7dbad94547a2(v) {
-  return c_Account_6ebfe20b04cc(v);
+function r_7be8e89e5887(v) {
+  return o_3615e251c7b0(v);
 }
 
 function r_7e987c3d570a(v) {
@@ -8914,8 +8982,8 @@ function r_8123e3e14ec9(v) {
   return o_41f548ee3dc1(v);
 }
 
-function r_8217a0e68990(v) {
-  return c_App_bfe5871b263d(v);
+function r_818dedb83617(v) {
+  return c_Website_b26409754371(v);
 }
 
 function r_8310f395ee65(v) {
@@ -8954,12 +9022,12 @@ function r_85c8fd208187(v) {
   return c_Payment_3127ecda3bc4(v);
 }
 
-function r_873c32af138f(v) {
-  return o_65c35c5d22df(v);
-}
-
 function r_8a7295d9b93e(v) {
   return o_76b39ed470b1(v);
+}
+
+function r_8bf3ec21b23a(v) {
+  return o_f2333cc0943b(v);
 }
 
 function r_8c338976784a(v) {
@@ -9010,16 +9078,24 @@ function r_9853dcf694a3(v) {
   return o_caff64c085c3(v);
 }
 
+function r_9880d1f66971(v) {
+  return c_Variant_634b1fea8585(v);
+}
+
 function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
+}
+
+function r_9998a1c6f022(v) {
+  return c_CheckoutConfiguration_73ea0e35c7ad(v);
 }
 
 function r_99d7862a8396(v) {
   return o_3fdd051a0d7a(v);
 }
 
-function r_9a11a7f17983(v) {
-  return c_PartnerBusiness_2ebfde66044d(v);
+function r_9be2cce25d57(v) {
+  return o_faf30bf78ffa(v);
 }
 
 function r_9c0c1ca6237c(v) {
@@ -9042,20 +9118,24 @@ function r_9ebbb1fba0f2(v) {
   return o_df0267949671(v);
 }
 
-function r_9ec5214c24d2(v) {
-  return c_Ad_8cad123246aa(v);
-}
-
 function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
 }
 
-function r_a161ec09ae98(v) {
-  return c_Account_afa032ac1927(v);
+function r_9ff7543c0e55(v) {
+  return c_PartnerBusiness_693c1e95e311(v);
+}
+
+function r_a1a34cde4900(v) {
+  return c_AdPost_105dc1e28bc7(v);
 }
 
 function r_a2394299b177(v) {
   return c_TrackedEvent_c3fc35d68155(v);
+}
+
+function r_a431062b8a33(v) {
+  return o_ca30b6bf51e3(v);
 }
 
 function r_a619e331e513(v) {
@@ -9102,16 +9182,16 @@ function r_aeb02dc320ab(v) {
   return c_TaxCalculation_a370ccab9587(v);
 }
 
+function r_b100bbefeec7(v) {
+  return c_Variant_7f02c57e52ae(v);
+}
+
 function r_b12f95478b40(v) {
   return c_FinancialReport_e783b9bef353(v);
 }
 
 function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
-}
-
-function r_b6e933629fd9(v) {
-  return c_Webhook_bdb7af2670ca(v);
 }
 
 function r_b7ac7377816f(v) {
@@ -9122,16 +9202,16 @@ function r_b7c7781eca87(v) {
   return c_ExternalAccountPost_174d9432b01f(v);
 }
 
-function r_b935ba6adef5(v) {
-  return o_0c2497b209b0(v);
+function r_b80c7cbfa2f2(v) {
+  return o_9447d5356efe(v);
 }
 
 function r_bafbdf138975(v) {
   return c_Payout_6a8eb73d8673(v);
 }
 
-function r_bb3cd1021db0(v) {
-  return o_28d9f0dfec90(v);
+function r_bcf5566f63f9(v) {
+  return c_Variant_3a77be344278(v);
 }
 
 function r_bf208dd6e948(v) {
@@ -9154,6 +9234,10 @@ function r_c173daa80b6e(v) {
   return o_6ea92f6c08b2(v);
 }
 
+function r_c1c39cc15b5b(v) {
+  return c_Webhook_d15d40f3fe7f(v);
+}
+
 function r_c1c693226406(v) {
   return o_bab8d855f537(v);
 }
@@ -9170,10 +9254,6 @@ function r_c4c0c541eea6(v) {
   return o_9fae1041c880(v);
 }
 
-function r_c5f1e694987f(v) {
-  return o_5edfb8294d15(v);
-}
-
 function r_c88e3f9cee55(v) {
   return o_0067e76e46f7(v);
 }
@@ -9186,12 +9266,8 @@ function r_ca49b9ee915f(v) {
   return c_Deposit_9ab9f8297051(v);
 }
 
-function r_ca9ae6c48a47(v) {
-  return c_CheckoutConfiguration_e155148d46dc(v);
-}
-
-function r_cbc7204c6f0b(v) {
-  return o_3fe3c33324c9(v);
+function r_cc30fd38656b(v) {
+  return c_App_fd75e8c898bc(v);
 }
 
 function r_ccdf240c8fa6(v) {
@@ -9202,8 +9278,8 @@ function r_ce7827374e69(v) {
   return o_29d43aeb5b80(v);
 }
 
-function r_cfdf89f21e43(v) {
-  return o_7bb26e3cc3c4(v);
+function r_cec0fbdff0ce(v) {
+  return c_App_80272eafed19(v);
 }
 
 function r_d000e983538d(v) {
@@ -9234,20 +9310,16 @@ function r_d2ad71de4290(v) {
   return o_30e0b0f75bf4(v);
 }
 
-function r_d3f8d67187b3(v) {
-  return c_CheckoutConfiguration_184a49c87de9(v);
+function r_d388d28b346c(v) {
+  return o_b4349d61de68(v);
 }
 
-function r_d729a6c80b47(v) {
-  return o_85ec73e26fc0(v);
+function r_d4ded4d4f08f(v) {
+  return c_Ad_58115e960359(v);
 }
 
 function r_d72cb97338ef(v) {
   return c_RecommendedActionList_122a534d6e5d(v);
-}
-
-function r_d78607167ad0(v) {
-  return c_Variant_a8b54464a4e7(v);
 }
 
 function r_d7b632db257b(v) {
@@ -9274,6 +9346,10 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
+function r_dae9d4a6ff48(v) {
+  return o_a883a0139954(v);
+}
+
 function r_db1a3f18386b(v) {
   return c_User_24c35bae5ca2(v);
 }
@@ -9298,24 +9374,16 @@ function r_e12d3ef7bfcd(v) {
   return o_7b99aee32451(v);
 }
 
-function r_e131e0fed6bf(v) {
-  return o_79e12e888411(v);
-}
-
 function r_e1a0fdcc5bb5(v) {
   return c_ExternalAccountConnectLink_13c014306cbc(v);
 }
 
+function r_e277854461f0(v) {
+  return c_Ad_75e3addb9b34(v);
+}
+
 function r_e2c5cc2c8e38(v) {
   return c_Deleted_d24ef5be4d13(v);
-}
-
-function r_e404abe80ed0(v) {
-  return c_Variant_2a8820936cfd(v);
-}
-
-function r_e4dc58948c4d(v) {
-  return c_Webhook_990d1cc7d105(v);
 }
 
 function r_e52bad058cba(v) {
@@ -9324,10 +9392,6 @@ function r_e52bad058cba(v) {
 
 function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
-}
-
-function r_e748700c1424(v) {
-  return c_Account_c91cb0dc8617(v);
 }
 
 function r_e789f983743c(v) {
@@ -9352,6 +9416,10 @@ function r_ef6345e78af7(v) {
 
 function r_f065b7709680(v) {
   return c_EconomicIntelligenceRecommendation_1fbdc3b94278(v);
+}
+
+function r_f0bf34d9cd50(v) {
+  return c_CheckoutConfiguration_449110a5354f(v);
 }
 
 function r_f1341b21c892(v) {
@@ -9446,19 +9514,19 @@ export const serializers = {
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "connectExternalAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5, "2026-08-25": r_e1a0fdcc5bb5, "2026-08-21": r_e1a0fdcc5bb5, "2026-08-14": r_e1a0fdcc5bb5, "2026-08-07": r_e1a0fdcc5bb5, "2026-07-30": r_e1a0fdcc5bb5, "2026-07-23": r_e1a0fdcc5bb5, "2026-07-22": r_e1a0fdcc5bb5, "2026-07-20": r_e1a0fdcc5bb5, "2025-01-01": r_e1a0fdcc5bb5 },
   "connectSocialAccount": { "2026-09-06": r_e1a0fdcc5bb5, "2026-09-02": r_e1a0fdcc5bb5, "2026-08-28": r_e1a0fdcc5bb5 },
-  "createAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
-  "createAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
+  "createAccount": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "createAd": { "2026-09-06": r_48bca76b2259, "2026-09-02": r_48bca76b2259, "2026-08-28": r_48bca76b2259, "2026-08-25": r_d4ded4d4f08f, "2026-08-21": r_d4ded4d4f08f, "2026-08-14": r_e277854461f0, "2026-08-07": r_e277854461f0, "2026-07-30": r_e277854461f0, "2026-07-23": r_e277854461f0, "2026-07-22": r_e277854461f0, "2026-07-20": r_e277854461f0, "2025-01-01": r_e277854461f0 },
   "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "createAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "createApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
-  "createApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
+  "createApp": { "2026-09-06": r_cec0fbdff0ce, "2026-09-02": r_cc30fd38656b, "2026-08-28": r_cc30fd38656b, "2026-08-25": r_cc30fd38656b, "2026-08-21": r_cc30fd38656b, "2026-08-14": r_cc30fd38656b, "2026-08-07": r_cc30fd38656b, "2026-07-30": r_cc30fd38656b, "2026-07-23": r_cc30fd38656b, "2026-07-22": r_cc30fd38656b, "2026-07-20": r_cc30fd38656b, "2025-01-01": r_cc30fd38656b },
   "createAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "createAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
-  "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
+  "createCheckoutConfiguration": { "2026-09-06": r_9998a1c6f022, "2026-09-02": r_9998a1c6f022, "2026-08-28": r_9998a1c6f022, "2026-08-25": r_9998a1c6f022, "2026-08-21": r_f0bf34d9cd50, "2026-08-14": r_f0bf34d9cd50, "2026-08-07": r_f0bf34d9cd50, "2026-07-30": r_f0bf34d9cd50, "2026-07-23": r_f0bf34d9cd50, "2026-07-22": r_f0bf34d9cd50, "2026-07-20": r_66b6103b974e, "2025-01-01": r_66b6103b974e },
   "createClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
@@ -9475,7 +9543,7 @@ export const serializers = {
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "createPayoutMethod": { "2026-09-06": r_035a1d1ada29, "2026-09-02": r_035a1d1ada29, "2026-08-28": r_8310f395ee65, "2026-08-25": r_8310f395ee65, "2026-08-21": r_8310f395ee65, "2026-08-14": r_8310f395ee65, "2026-08-07": r_8310f395ee65, "2026-07-30": r_8310f395ee65, "2026-07-23": r_ef6345e78af7, "2026-07-22": r_ef6345e78af7, "2026-07-20": r_ef6345e78af7, "2025-01-01": r_ef6345e78af7 },
-  "createPlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "createPlan": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "createReview": { "2026-09-06": r_fb2d013c67c8, "2026-09-02": r_fb2d013c67c8, "2026-08-28": r_fb2d013c67c8, "2026-08-25": r_fb2d013c67c8, "2026-08-21": r_fb2d013c67c8, "2026-08-14": r_fb2d013c67c8, "2026-08-07": r_fb2d013c67c8, "2026-07-30": r_fb2d013c67c8, "2026-07-23": r_fb2d013c67c8, "2026-07-22": r_fb2d013c67c8, "2026-07-20": r_fb2d013c67c8, "2025-01-01": r_fb2d013c67c8 },
@@ -9486,9 +9554,9 @@ export const serializers = {
   "createSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "createSwapQuote": { "2026-09-06": r_ee208ef86970, "2026-09-02": r_ee208ef86970, "2026-08-28": r_ee208ef86970, "2026-08-25": r_ee208ef86970, "2026-08-21": r_ee208ef86970, "2026-08-14": r_ee208ef86970, "2026-08-07": r_ee208ef86970, "2026-07-30": r_ee208ef86970, "2026-07-23": r_ee208ef86970, "2026-07-22": r_ee208ef86970, "2026-07-20": r_ee208ef86970, "2025-01-01": r_ee208ef86970 },
   "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "createVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "createVariant": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "createWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
+  "createWebhook": { "2026-09-06": r_786bf1feb7f4, "2026-09-02": r_786bf1feb7f4, "2026-08-28": r_786bf1feb7f4, "2026-08-25": r_786bf1feb7f4, "2026-08-21": r_786bf1feb7f4, "2026-08-14": r_786bf1feb7f4, "2026-08-07": r_554e6be6b0cf, "2026-07-30": r_c1c39cc15b5b, "2026-07-23": r_c1c39cc15b5b, "2026-07-22": r_c1c39cc15b5b, "2026-07-20": r_c1c39cc15b5b, "2025-01-01": r_c1c39cc15b5b },
   "createWithdrawal": { "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -9518,29 +9586,29 @@ export const serializers = {
   "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
-  "listAccounts": { "2026-09-06": r_04500a0ebf1b, "2026-09-02": r_072100d0a806, "2026-08-28": r_4b610113a91b, "2026-08-25": r_25acb142f63b, "2026-08-21": r_3b408cbd357c, "2026-08-14": r_3b408cbd357c, "2026-08-07": r_3b408cbd357c, "2026-07-30": r_935b69e0b76d, "2026-07-23": r_3eb8befbdf63, "2026-07-22": r_3eb8befbdf63, "2026-07-20": r_3eb8befbdf63, "2025-01-01": r_3eb8befbdf63 },
+  "listAccounts": { "2026-09-06": r_4d4a6bc97fed, "2026-09-02": r_6f2f06e9b198, "2026-08-28": r_310a711d4de0, "2026-08-25": r_700467d52ba8, "2026-08-21": r_3b408cbd357c, "2026-08-14": r_3b408cbd357c, "2026-08-07": r_3b408cbd357c, "2026-07-30": r_935b69e0b76d, "2026-07-23": r_3eb8befbdf63, "2026-07-22": r_3eb8befbdf63, "2026-07-20": r_3eb8befbdf63, "2025-01-01": r_3eb8befbdf63 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
   "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
   "listAdReports": { "2026-08-14": r_0329432e4e25, "2026-08-07": r_0329432e4e25, "2026-07-30": r_0329432e4e25, "2026-07-23": r_0329432e4e25, "2026-07-22": r_0329432e4e25, "2026-07-20": r_0329432e4e25, "2025-01-01": r_0329432e4e25 },
-  "listAds": { "2026-09-06": r_344033262be9, "2026-09-02": r_344033262be9, "2026-08-28": r_344033262be9, "2026-08-25": r_0d0776b00e94, "2026-08-21": r_0d0776b00e94, "2026-08-14": r_297a558e97dd, "2026-08-07": r_297a558e97dd, "2026-07-30": r_297a558e97dd, "2026-07-23": r_297a558e97dd, "2026-07-22": r_297a558e97dd, "2026-07-20": r_297a558e97dd, "2025-01-01": r_297a558e97dd },
+  "listAds": { "2026-09-06": r_57404cb6ae6a, "2026-09-02": r_57404cb6ae6a, "2026-08-28": r_57404cb6ae6a, "2026-08-25": r_0fc9a7b11dda, "2026-08-21": r_0fc9a7b11dda, "2026-08-14": r_0b74e9b93fae, "2026-08-07": r_0b74e9b93fae, "2026-07-30": r_0b74e9b93fae, "2026-07-23": r_0b74e9b93fae, "2026-07-22": r_0b74e9b93fae, "2026-07-20": r_0b74e9b93fae, "2025-01-01": r_0b74e9b93fae },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_34016e1340c0, "2026-09-02": r_34016e1340c0, "2026-08-28": r_34016e1340c0, "2026-08-25": r_34016e1340c0, "2026-08-21": r_34016e1340c0, "2026-08-14": r_34016e1340c0, "2026-08-07": r_34016e1340c0, "2026-07-30": r_34016e1340c0, "2026-07-23": r_34016e1340c0, "2026-07-22": r_34016e1340c0, "2026-07-20": r_34016e1340c0, "2025-01-01": r_34016e1340c0 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
   "listAppLogs": { "2026-09-06": r_3b7091bd3a6f, "2026-09-02": r_3b7091bd3a6f, "2026-08-28": r_3b7091bd3a6f, "2026-08-25": r_3b7091bd3a6f, "2026-08-21": r_3b7091bd3a6f, "2026-08-14": r_3b7091bd3a6f, "2026-08-07": r_3b7091bd3a6f, "2026-07-30": r_3b7091bd3a6f, "2026-07-23": r_3b7091bd3a6f, "2026-07-22": r_3b7091bd3a6f, "2026-07-20": r_3b7091bd3a6f, "2025-01-01": r_3b7091bd3a6f },
-  "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
+  "listApps": { "2026-09-06": r_a431062b8a33, "2026-09-02": r_7be8e89e5887, "2026-08-28": r_7be8e89e5887, "2026-08-25": r_7be8e89e5887, "2026-08-21": r_7be8e89e5887, "2026-08-14": r_7be8e89e5887, "2026-08-07": r_7be8e89e5887, "2026-07-30": r_7be8e89e5887, "2026-07-23": r_7be8e89e5887, "2026-07-22": r_7be8e89e5887, "2026-07-20": r_7be8e89e5887, "2025-01-01": r_7be8e89e5887 },
   "listAudiences": { "2026-09-06": r_5d6754090947, "2026-09-02": r_5d6754090947, "2026-08-28": r_5d6754090947, "2026-08-25": r_ddde4f552e80, "2026-08-21": r_fce17e8105a3, "2026-08-14": r_fce17e8105a3, "2026-08-07": r_fce17e8105a3, "2026-07-30": r_fce17e8105a3, "2026-07-23": r_fce17e8105a3, "2026-07-22": r_fce17e8105a3, "2026-07-20": r_fce17e8105a3, "2025-01-01": r_fce17e8105a3 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
-  "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
+  "listCheckoutConfigurations": { "2026-09-06": r_39c83b41d6c7, "2026-09-02": r_39c83b41d6c7, "2026-08-28": r_39c83b41d6c7, "2026-08-25": r_39c83b41d6c7, "2026-08-21": r_116ab16a599f, "2026-08-14": r_116ab16a599f, "2026-08-07": r_116ab16a599f, "2026-07-30": r_116ab16a599f, "2026-07-23": r_116ab16a599f, "2026-07-22": r_116ab16a599f, "2026-07-20": r_09e1bd96834f, "2025-01-01": r_09e1bd96834f },
   "listCheckoutPaymentMethods": { "2026-09-06": r_b7ac7377816f, "2026-09-02": r_b7ac7377816f, "2026-08-28": r_b7ac7377816f, "2026-08-25": r_b7ac7377816f, "2026-08-21": r_b7ac7377816f, "2026-08-14": r_b7ac7377816f, "2026-08-07": r_b7ac7377816f, "2026-07-30": r_b7ac7377816f, "2026-07-23": r_b7ac7377816f, "2026-07-22": r_b7ac7377816f, "2026-07-20": r_b7ac7377816f, "2025-01-01": r_b7ac7377816f },
   "listClocks": { "2026-09-06": r_3f32dd9b38e3, "2026-09-02": r_3f32dd9b38e3, "2026-08-28": r_3f32dd9b38e3, "2026-08-25": r_3f32dd9b38e3, "2026-08-21": r_3f32dd9b38e3, "2026-08-14": r_3f32dd9b38e3, "2026-08-07": r_3f32dd9b38e3, "2026-07-30": r_3f32dd9b38e3, "2026-07-23": r_3f32dd9b38e3, "2026-07-22": r_3f32dd9b38e3, "2026-07-20": r_3f32dd9b38e3, "2025-01-01": r_3f32dd9b38e3 },
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
-  "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
+  "listDomains": { "2026-09-06": r_5da337993f59 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
   "listEvents": { "2026-09-06": r_e12d3ef7bfcd, "2026-09-02": r_e12d3ef7bfcd, "2026-08-28": r_e12d3ef7bfcd, "2026-08-25": r_e12d3ef7bfcd, "2026-08-21": r_e12d3ef7bfcd, "2026-08-14": r_e12d3ef7bfcd, "2026-08-07": r_e12d3ef7bfcd, "2026-07-30": r_e12d3ef7bfcd, "2026-07-23": r_e12d3ef7bfcd, "2026-07-22": r_e12d3ef7bfcd, "2026-07-20": r_e12d3ef7bfcd, "2025-01-01": r_e12d3ef7bfcd },
   "listExperiences": { "2026-09-06": r_2d405533c9ab, "2026-09-02": r_2d405533c9ab, "2026-08-28": r_2d405533c9ab, "2026-08-25": r_2d405533c9ab, "2026-08-21": r_2d405533c9ab, "2026-08-14": r_2d405533c9ab, "2026-08-07": r_2d405533c9ab, "2026-07-30": r_2d405533c9ab, "2026-07-23": r_2d405533c9ab, "2026-07-22": r_2d405533c9ab, "2026-07-20": r_2d405533c9ab, "2025-01-01": r_2d405533c9ab },
@@ -9556,8 +9624,8 @@ export const serializers = {
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
-  "listPartnerBusinessEarnings": { "2026-09-06": r_18f8f69a49d5, "2026-09-02": r_18f8f69a49d5, "2026-08-28": r_18f8f69a49d5, "2026-08-25": r_18f8f69a49d5, "2026-08-21": r_18f8f69a49d5, "2026-08-14": r_18f8f69a49d5, "2026-08-07": r_18f8f69a49d5, "2026-07-30": r_18f8f69a49d5, "2026-07-23": r_18f8f69a49d5, "2026-07-22": r_18f8f69a49d5, "2026-07-20": r_291fc261c6e8, "2025-01-01": r_291fc261c6e8 },
-  "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_b935ba6adef5, "2025-01-01": r_b935ba6adef5 },
+  "listPartnerBusinessEarnings": { "2026-09-06": r_1d76fed936b5, "2026-09-02": r_1d76fed936b5, "2026-08-28": r_1d76fed936b5, "2026-08-25": r_1d76fed936b5, "2026-08-21": r_1d76fed936b5, "2026-08-14": r_1d76fed936b5, "2026-08-07": r_1d76fed936b5, "2026-07-30": r_1d76fed936b5, "2026-07-23": r_1d76fed936b5, "2026-07-22": r_1d76fed936b5, "2026-07-20": r_60ee99cfddab, "2025-01-01": r_60ee99cfddab },
+  "listPartnerBusinesses": { "2026-09-06": r_dae9d4a6ff48, "2026-09-02": r_dae9d4a6ff48, "2026-08-28": r_dae9d4a6ff48, "2026-08-25": r_dae9d4a6ff48, "2026-08-21": r_dae9d4a6ff48, "2026-08-14": r_dae9d4a6ff48, "2026-08-07": r_dae9d4a6ff48, "2026-07-30": r_dae9d4a6ff48, "2026-07-23": r_dae9d4a6ff48, "2026-07-22": r_dae9d4a6ff48, "2026-07-20": r_30accc6d6898, "2025-01-01": r_30accc6d6898 },
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
@@ -9566,7 +9634,7 @@ export const serializers = {
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPeople": { "2026-09-06": r_8123e3e14ec9, "2026-09-02": r_8123e3e14ec9, "2026-08-28": r_8123e3e14ec9, "2026-08-25": r_8123e3e14ec9, "2026-08-21": r_8123e3e14ec9, "2026-08-14": r_8123e3e14ec9, "2026-08-07": r_8123e3e14ec9, "2026-07-30": r_8123e3e14ec9, "2026-07-23": r_8123e3e14ec9, "2026-07-22": r_8123e3e14ec9, "2026-07-20": r_8123e3e14ec9, "2025-01-01": r_8123e3e14ec9 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
-  "listPlans": { "2026-09-06": r_40b693ee8332, "2026-09-02": r_40b693ee8332, "2026-08-28": r_40b693ee8332, "2026-08-25": r_40b693ee8332, "2026-08-21": r_6d7540fc4039, "2026-08-14": r_6d7540fc4039, "2026-08-07": r_6d7540fc4039, "2026-07-30": r_6d7540fc4039, "2026-07-23": r_6d7540fc4039, "2026-07-22": r_6d7540fc4039, "2026-07-20": r_bb3cd1021db0, "2025-01-01": r_bb3cd1021db0 },
+  "listPlans": { "2026-09-06": r_2d03d0434d53, "2026-09-02": r_2d03d0434d53, "2026-08-28": r_2d03d0434d53, "2026-08-25": r_2d03d0434d53, "2026-08-21": r_d388d28b346c, "2026-08-14": r_d388d28b346c, "2026-08-07": r_d388d28b346c, "2026-07-30": r_d388d28b346c, "2026-07-23": r_d388d28b346c, "2026-07-22": r_d388d28b346c, "2026-07-20": r_1703b9429bc2, "2025-01-01": r_1703b9429bc2 },
   "listProducts": { "2026-09-06": r_c3fb51457cbd, "2026-09-02": r_c3fb51457cbd, "2026-08-28": r_c3fb51457cbd, "2026-08-25": r_c3fb51457cbd, "2026-08-21": r_c3fb51457cbd, "2026-08-14": r_c3fb51457cbd, "2026-08-07": r_c3fb51457cbd, "2026-07-30": r_c3fb51457cbd, "2026-07-23": r_c3fb51457cbd, "2026-07-22": r_c3fb51457cbd, "2026-07-20": r_2d3bb78040bd, "2025-01-01": r_2d3bb78040bd },
   "listPromoCodes": { "2026-09-06": r_43704787a143, "2026-09-02": r_43704787a143, "2026-08-28": r_43704787a143, "2026-08-25": r_43704787a143, "2026-08-21": r_43704787a143, "2026-08-14": r_43704787a143, "2026-08-07": r_43704787a143, "2026-07-30": r_0f3e5890d55b, "2026-07-23": r_0f3e5890d55b, "2026-07-22": r_0f3e5890d55b, "2026-07-20": r_0f3e5890d55b, "2025-01-01": r_0f3e5890d55b },
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
@@ -9584,15 +9652,15 @@ export const serializers = {
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
   "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
   "listUserRecommendedActions": { "2026-09-06": r_0315c9b2dae2, "2026-09-02": r_0315c9b2dae2, "2026-08-28": r_0315c9b2dae2, "2026-08-25": r_0315c9b2dae2, "2026-08-21": r_0315c9b2dae2, "2026-08-14": r_0315c9b2dae2, "2026-08-07": r_0315c9b2dae2, "2026-07-30": r_0315c9b2dae2, "2026-07-23": r_0315c9b2dae2, "2026-07-22": r_0315c9b2dae2, "2026-07-20": r_0315c9b2dae2, "2025-01-01": r_0315c9b2dae2 },
-  "listVariants": { "2026-09-06": r_40b693ee8332, "2026-09-02": r_40b693ee8332, "2026-08-28": r_40b693ee8332, "2026-08-25": r_40b693ee8332, "2026-08-21": r_6d7540fc4039, "2026-08-14": r_6d7540fc4039, "2026-08-07": r_6d7540fc4039, "2026-07-30": r_6d7540fc4039, "2026-07-23": r_6d7540fc4039, "2026-07-22": r_6d7540fc4039, "2026-07-20": r_bb3cd1021db0, "2025-01-01": r_bb3cd1021db0 },
+  "listVariants": { "2026-09-06": r_2d03d0434d53, "2026-09-02": r_2d03d0434d53, "2026-08-28": r_2d03d0434d53, "2026-08-25": r_2d03d0434d53, "2026-08-21": r_d388d28b346c, "2026-08-14": r_d388d28b346c, "2026-08-07": r_d388d28b346c, "2026-07-30": r_d388d28b346c, "2026-07-23": r_d388d28b346c, "2026-07-22": r_d388d28b346c, "2026-07-20": r_1703b9429bc2, "2025-01-01": r_1703b9429bc2 },
   "listVerifications": { "2026-09-06": r_48175f0f98de, "2026-09-02": r_48175f0f98de, "2026-08-28": r_48175f0f98de, "2026-08-25": r_48175f0f98de, "2026-08-21": r_48175f0f98de, "2026-08-14": r_48175f0f98de, "2026-08-07": r_48175f0f98de, "2026-07-30": r_bf208dd6e948, "2026-07-23": r_bf208dd6e948, "2026-07-22": r_bf208dd6e948, "2026-07-20": r_bf208dd6e948, "2025-01-01": r_bf208dd6e948 },
-  "listWebhookDeliveries": { "2026-09-06": r_05bdd1c318d3, "2026-09-02": r_05bdd1c318d3, "2026-08-28": r_05bdd1c318d3, "2026-08-25": r_05bdd1c318d3, "2026-08-21": r_05bdd1c318d3, "2026-08-14": r_05bdd1c318d3, "2026-08-07": r_05bdd1c318d3, "2026-07-30": r_05bdd1c318d3, "2026-07-23": r_05bdd1c318d3, "2026-07-22": r_05bdd1c318d3, "2026-07-20": r_05bdd1c318d3, "2025-01-01": r_05bdd1c318d3 },
-  "listWebhooks": { "2026-09-06": r_cbc7204c6f0b, "2026-09-02": r_cbc7204c6f0b, "2026-08-28": r_cbc7204c6f0b, "2026-08-25": r_cbc7204c6f0b, "2026-08-21": r_cbc7204c6f0b, "2026-08-14": r_cbc7204c6f0b, "2026-08-07": r_e131e0fed6bf, "2026-07-30": r_477d95fd046b, "2026-07-23": r_477d95fd046b, "2026-07-22": r_477d95fd046b, "2026-07-20": r_477d95fd046b, "2025-01-01": r_477d95fd046b },
+  "listWebhookDeliveries": { "2026-09-06": r_b80c7cbfa2f2, "2026-09-02": r_b80c7cbfa2f2, "2026-08-28": r_b80c7cbfa2f2, "2026-08-25": r_b80c7cbfa2f2, "2026-08-21": r_b80c7cbfa2f2, "2026-08-14": r_b80c7cbfa2f2, "2026-08-07": r_b80c7cbfa2f2, "2026-07-30": r_b80c7cbfa2f2, "2026-07-23": r_b80c7cbfa2f2, "2026-07-22": r_b80c7cbfa2f2, "2026-07-20": r_b80c7cbfa2f2, "2025-01-01": r_b80c7cbfa2f2 },
+  "listWebhooks": { "2026-09-06": r_241f5fa7050d, "2026-09-02": r_241f5fa7050d, "2026-08-28": r_241f5fa7050d, "2026-08-25": r_241f5fa7050d, "2026-08-21": r_241f5fa7050d, "2026-08-14": r_241f5fa7050d, "2026-08-07": r_8bf3ec21b23a, "2026-07-30": r_9be2cce25d57, "2026-07-23": r_9be2cce25d57, "2026-07-22": r_9be2cce25d57, "2026-07-20": r_9be2cce25d57, "2025-01-01": r_9be2cce25d57 },
   "listWithdrawals": { "2026-08-14": r_487f01cc4a0e, "2026-08-07": r_487f01cc4a0e, "2026-07-30": r_487f01cc4a0e, "2026-07-23": r_487f01cc4a0e, "2026-07-22": r_487f01cc4a0e, "2026-07-20": r_487f01cc4a0e, "2025-01-01": r_487f01cc4a0e },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
-  "pauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
+  "pauseAd": { "2026-09-06": r_48bca76b2259, "2026-09-02": r_48bca76b2259, "2026-08-28": r_48bca76b2259, "2026-08-25": r_d4ded4d4f08f, "2026-08-21": r_d4ded4d4f08f, "2026-08-14": r_e277854461f0, "2026-08-07": r_e277854461f0, "2026-07-30": r_e277854461f0, "2026-07-23": r_e277854461f0, "2026-07-22": r_e277854461f0, "2026-07-20": r_e277854461f0, "2025-01-01": r_e277854461f0 },
   "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "pauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "pauseMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
@@ -9601,20 +9669,23 @@ export const serializers = {
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
   "refundPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
+  "removePartnerBusiness": { "2026-09-06": r_9ff7543c0e55, "2026-09-02": r_9ff7543c0e55, "2026-08-28": r_9ff7543c0e55, "2026-08-25": r_9ff7543c0e55, "2026-08-21": r_9ff7543c0e55, "2026-08-14": r_9ff7543c0e55, "2026-08-07": r_9ff7543c0e55, "2026-07-30": r_9ff7543c0e55, "2026-07-23": r_9ff7543c0e55, "2026-07-22": r_9ff7543c0e55, "2026-07-20": r_449f04d74784, "2025-01-01": r_449f04d74784 },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "resolutionCenterCaseSummary": { "2026-09-06": r_e789f983743c, "2026-09-02": r_e789f983743c, "2026-08-28": r_e789f983743c, "2026-08-25": r_e789f983743c, "2026-08-21": r_e789f983743c, "2026-08-14": r_e789f983743c, "2026-08-07": r_e789f983743c, "2026-07-30": r_e789f983743c },
-  "resolveComplianceReview": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "resolveComplianceReview": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "respondToResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "resumeMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
-  "retrieveAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "retrieveAccount": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "retrieveAccountPreferences": { "2026-09-06": r_7e987c3d570a, "2026-09-02": r_7e987c3d570a, "2026-08-28": r_7e987c3d570a, "2026-08-25": r_7e987c3d570a, "2026-08-21": r_38b69deff3b2, "2026-08-14": r_38b69deff3b2, "2026-08-07": r_38b69deff3b2, "2026-07-30": r_38b69deff3b2, "2026-07-23": r_38b69deff3b2, "2026-07-22": r_38b69deff3b2, "2026-07-20": r_38b69deff3b2, "2025-01-01": r_38b69deff3b2 },
-  "retrieveAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
+  "retrieveAccountWebsite": { "2026-09-06": r_818dedb83617, "2026-09-02": r_818dedb83617, "2026-08-28": r_818dedb83617, "2026-08-25": r_818dedb83617, "2026-08-21": r_818dedb83617, "2026-08-14": r_818dedb83617, "2026-08-07": r_818dedb83617, "2026-07-30": r_818dedb83617, "2026-07-23": r_818dedb83617, "2026-07-22": r_818dedb83617, "2026-07-20": r_818dedb83617, "2025-01-01": r_818dedb83617 },
+  "retrieveAd": { "2026-09-06": r_48bca76b2259, "2026-09-02": r_48bca76b2259, "2026-08-28": r_48bca76b2259, "2026-08-25": r_d4ded4d4f08f, "2026-08-21": r_d4ded4d4f08f, "2026-08-14": r_e277854461f0, "2026-08-07": r_e277854461f0, "2026-07-30": r_e277854461f0, "2026-07-23": r_e277854461f0, "2026-07-22": r_e277854461f0, "2026-07-20": r_e277854461f0, "2025-01-01": r_e277854461f0 },
   "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
   "retrieveAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
+  "retrieveAdPost": { "2026-09-06": r_a1a34cde4900, "2026-09-02": r_a1a34cde4900, "2026-08-28": r_a1a34cde4900, "2026-08-25": r_a1a34cde4900, "2026-08-21": r_a1a34cde4900, "2026-08-14": r_a1a34cde4900, "2026-08-07": r_a1a34cde4900, "2026-07-30": r_a1a34cde4900, "2026-07-23": r_a1a34cde4900, "2026-07-22": r_a1a34cde4900, "2026-07-20": r_a1a34cde4900, "2025-01-01": r_a1a34cde4900 },
   "retrieveApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
-  "retrieveApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
+  "retrieveApp": { "2026-09-06": r_cec0fbdff0ce, "2026-09-02": r_cc30fd38656b, "2026-08-28": r_cc30fd38656b, "2026-08-25": r_cc30fd38656b, "2026-08-21": r_cc30fd38656b, "2026-08-14": r_cc30fd38656b, "2026-08-07": r_cc30fd38656b, "2026-07-30": r_cc30fd38656b, "2026-07-23": r_cc30fd38656b, "2026-07-22": r_cc30fd38656b, "2026-07-20": r_cc30fd38656b, "2025-01-01": r_cc30fd38656b },
   "retrieveAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "retrieveAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
@@ -9622,10 +9693,10 @@ export const serializers = {
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "retrieveCardTransaction": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
-  "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
+  "retrieveCheckoutConfiguration": { "2026-09-06": r_9998a1c6f022, "2026-09-02": r_9998a1c6f022, "2026-08-28": r_9998a1c6f022, "2026-08-25": r_9998a1c6f022, "2026-08-21": r_f0bf34d9cd50, "2026-08-14": r_f0bf34d9cd50, "2026-08-07": r_f0bf34d9cd50, "2026-07-30": r_f0bf34d9cd50, "2026-07-23": r_f0bf34d9cd50, "2026-07-22": r_f0bf34d9cd50, "2026-07-20": r_66b6103b974e, "2025-01-01": r_66b6103b974e },
   "retrieveClock": { "2026-09-06": r_0c6afb4f2fc2, "2026-09-02": r_0c6afb4f2fc2, "2026-08-28": r_0c6afb4f2fc2, "2026-08-25": r_0c6afb4f2fc2, "2026-08-21": r_0c6afb4f2fc2, "2026-08-14": r_0c6afb4f2fc2, "2026-08-07": r_0c6afb4f2fc2, "2026-07-30": r_0c6afb4f2fc2, "2026-07-23": r_0c6afb4f2fc2, "2026-07-22": r_0c6afb4f2fc2, "2026-07-20": r_0c6afb4f2fc2, "2025-01-01": r_0c6afb4f2fc2 },
   "retrieveCryptoDeposit": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
-  "retrieveCurrentAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "retrieveCurrentAccount": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
@@ -9641,13 +9712,13 @@ export const serializers = {
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
-  "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
+  "retrievePartnerBusiness": { "2026-09-06": r_9ff7543c0e55, "2026-09-02": r_9ff7543c0e55, "2026-08-28": r_9ff7543c0e55, "2026-08-25": r_9ff7543c0e55, "2026-08-21": r_9ff7543c0e55, "2026-08-14": r_9ff7543c0e55, "2026-08-07": r_9ff7543c0e55, "2026-07-30": r_9ff7543c0e55, "2026-07-23": r_9ff7543c0e55, "2026-07-22": r_9ff7543c0e55, "2026-07-20": r_449f04d74784, "2025-01-01": r_449f04d74784 },
   "retrievePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "retrievePerson": { "2026-09-06": r_55cf5e2c3d16, "2026-09-02": r_55cf5e2c3d16, "2026-08-28": r_55cf5e2c3d16, "2026-08-25": r_55cf5e2c3d16, "2026-08-21": r_55cf5e2c3d16, "2026-08-14": r_55cf5e2c3d16, "2026-08-07": r_55cf5e2c3d16, "2026-07-30": r_55cf5e2c3d16, "2026-07-23": r_55cf5e2c3d16, "2026-07-22": r_55cf5e2c3d16, "2026-07-20": r_55cf5e2c3d16, "2025-01-01": r_55cf5e2c3d16 },
-  "retrievePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "retrievePlan": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
@@ -9664,9 +9735,9 @@ export const serializers = {
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "retrieveUpgradeAssistant": { "2026-09-06": r_9c0c1ca6237c, "2026-09-02": r_9c0c1ca6237c, "2026-08-28": r_9c0c1ca6237c, "2026-08-25": r_9c0c1ca6237c, "2026-08-21": r_9c0c1ca6237c, "2026-08-14": r_9c0c1ca6237c, "2026-08-07": r_9c0c1ca6237c, "2026-07-30": r_9c0c1ca6237c, "2026-07-23": r_9c0c1ca6237c, "2026-07-22": r_9c0c1ca6237c, "2026-07-20": r_9c0c1ca6237c, "2025-01-01": r_9c0c1ca6237c },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_f31da0f92c1d, "2026-08-21": r_f31da0f92c1d, "2026-08-14": r_f31da0f92c1d, "2026-08-07": r_f31da0f92c1d, "2026-07-30": r_db1a3f18386b, "2026-07-23": r_db1a3f18386b, "2026-07-22": r_db1a3f18386b, "2026-07-20": r_7fcad6f80d8d, "2025-01-01": r_7fcad6f80d8d },
-  "retrieveVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "retrieveVariant": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "retrieveWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
+  "retrieveWebhook": { "2026-09-06": r_786bf1feb7f4, "2026-09-02": r_786bf1feb7f4, "2026-08-28": r_786bf1feb7f4, "2026-08-25": r_786bf1feb7f4, "2026-08-21": r_786bf1feb7f4, "2026-08-14": r_786bf1feb7f4, "2026-08-07": r_554e6be6b0cf, "2026-07-30": r_c1c39cc15b5b, "2026-07-23": r_c1c39cc15b5b, "2026-07-22": r_c1c39cc15b5b, "2026-07-20": r_c1c39cc15b5b, "2025-01-01": r_c1c39cc15b5b },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdCampaignPayment": { "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
@@ -9675,20 +9746,20 @@ export const serializers = {
   "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "rotateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_ce7827374e69, "2026-08-21": r_ce7827374e69, "2026-08-14": r_ce7827374e69, "2026-08-07": r_ce7827374e69, "2026-07-30": r_d26af6847dfd, "2026-07-23": r_d26af6847dfd, "2026-07-22": r_d26af6847dfd, "2026-07-20": r_333c17e7b16e, "2025-01-01": r_333c17e7b16e },
-  "startComplianceReview": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "startComplianceReview": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
-  "unpauseAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
+  "unpauseAd": { "2026-09-06": r_48bca76b2259, "2026-09-02": r_48bca76b2259, "2026-08-28": r_48bca76b2259, "2026-08-25": r_d4ded4d4f08f, "2026-08-21": r_d4ded4d4f08f, "2026-08-14": r_e277854461f0, "2026-08-07": r_e277854461f0, "2026-07-30": r_e277854461f0, "2026-07-23": r_e277854461f0, "2026-07-22": r_e277854461f0, "2026-07-20": r_e277854461f0, "2025-01-01": r_e277854461f0 },
   "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
-  "updateAccount": { "2026-09-06": r_e748700c1424, "2026-09-02": r_7dbad94547a2, "2026-08-28": r_a161ec09ae98, "2026-08-25": r_71987957c03e, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
+  "updateAccount": { "2026-09-06": r_59bee58797b5, "2026-09-02": r_4b5886b82213, "2026-08-28": r_389a41362c35, "2026-08-25": r_704462566523, "2026-08-21": r_03b35952390f, "2026-08-14": r_03b35952390f, "2026-08-07": r_03b35952390f, "2026-07-30": r_607ea3eba331, "2026-07-23": r_6ccab53a8865, "2026-07-22": r_6ccab53a8865, "2026-07-20": r_6ccab53a8865, "2025-01-01": r_6ccab53a8865 },
   "updateAccountPreferences": { "2026-09-06": r_7e987c3d570a, "2026-09-02": r_7e987c3d570a, "2026-08-28": r_7e987c3d570a, "2026-08-25": r_7e987c3d570a, "2026-08-21": r_38b69deff3b2, "2026-08-14": r_38b69deff3b2, "2026-08-07": r_38b69deff3b2, "2026-07-30": r_38b69deff3b2, "2026-07-23": r_38b69deff3b2, "2026-07-22": r_38b69deff3b2, "2026-07-20": r_38b69deff3b2, "2025-01-01": r_38b69deff3b2 },
-  "updateAd": { "2026-09-06": r_9ec5214c24d2, "2026-09-02": r_9ec5214c24d2, "2026-08-28": r_9ec5214c24d2, "2026-08-25": r_3a3c9f5b471d, "2026-08-21": r_3a3c9f5b471d, "2026-08-14": r_1e166b0796b0, "2026-08-07": r_1e166b0796b0, "2026-07-30": r_1e166b0796b0, "2026-07-23": r_1e166b0796b0, "2026-07-22": r_1e166b0796b0, "2026-07-20": r_1e166b0796b0, "2025-01-01": r_1e166b0796b0 },
+  "updateAd": { "2026-09-06": r_48bca76b2259, "2026-09-02": r_48bca76b2259, "2026-08-28": r_48bca76b2259, "2026-08-25": r_d4ded4d4f08f, "2026-08-21": r_d4ded4d4f08f, "2026-08-14": r_e277854461f0, "2026-08-07": r_e277854461f0, "2026-07-30": r_e277854461f0, "2026-07-23": r_e277854461f0, "2026-07-22": r_e277854461f0, "2026-07-20": r_e277854461f0, "2025-01-01": r_e277854461f0 },
   "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
-  "updateApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
+  "updateApp": { "2026-09-06": r_cec0fbdff0ce, "2026-09-02": r_cc30fd38656b, "2026-08-28": r_cc30fd38656b, "2026-08-25": r_cc30fd38656b, "2026-08-21": r_cc30fd38656b, "2026-08-14": r_cc30fd38656b, "2026-08-07": r_cc30fd38656b, "2026-07-30": r_cc30fd38656b, "2026-07-23": r_cc30fd38656b, "2026-07-22": r_cc30fd38656b, "2026-07-20": r_cc30fd38656b, "2025-01-01": r_cc30fd38656b },
   "updateAudience": { "2026-09-06": r_ddf3057e6004, "2026-09-02": r_ddf3057e6004, "2026-08-28": r_ddf3057e6004, "2026-08-25": r_756d885048db, "2026-08-21": r_6eef23370b6d, "2026-08-14": r_6eef23370b6d, "2026-08-07": r_6eef23370b6d, "2026-07-30": r_6eef23370b6d, "2026-07-23": r_6eef23370b6d, "2026-07-22": r_6eef23370b6d, "2026-07-20": r_6eef23370b6d, "2025-01-01": r_6eef23370b6d },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -9700,15 +9771,15 @@ export const serializers = {
   "updateMembership": { "2026-09-06": r_8556cf293ff4, "2026-09-02": r_8556cf293ff4, "2026-08-28": r_8556cf293ff4, "2026-08-25": r_8556cf293ff4, "2026-08-21": r_8556cf293ff4, "2026-08-14": r_8556cf293ff4, "2026-08-07": r_8556cf293ff4, "2026-07-30": r_8556cf293ff4, "2026-07-23": r_8556cf293ff4, "2026-07-22": r_96a50e2eae80, "2026-07-20": r_96a50e2eae80, "2025-01-01": r_96a50e2eae80 },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
-  "updatePlan": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "updatePlan": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
   "updateSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "updateTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_f31da0f92c1d, "2026-08-21": r_f31da0f92c1d, "2026-08-14": r_f31da0f92c1d, "2026-08-07": r_f31da0f92c1d, "2026-07-30": r_db1a3f18386b, "2026-07-23": r_db1a3f18386b, "2026-07-22": r_db1a3f18386b, "2026-07-20": r_7fcad6f80d8d, "2025-01-01": r_7fcad6f80d8d },
-  "updateVariant": { "2026-09-06": r_e404abe80ed0, "2026-09-02": r_e404abe80ed0, "2026-08-28": r_e404abe80ed0, "2026-08-25": r_e404abe80ed0, "2026-08-21": r_d78607167ad0, "2026-08-14": r_d78607167ad0, "2026-08-07": r_d78607167ad0, "2026-07-30": r_d78607167ad0, "2026-07-23": r_d78607167ad0, "2026-07-22": r_d78607167ad0, "2026-07-20": r_2c610e96629d, "2025-01-01": r_2c610e96629d },
+  "updateVariant": { "2026-09-06": r_b100bbefeec7, "2026-09-02": r_b100bbefeec7, "2026-08-28": r_b100bbefeec7, "2026-08-25": r_b100bbefeec7, "2026-08-21": r_bcf5566f63f9, "2026-08-14": r_bcf5566f63f9, "2026-08-07": r_bcf5566f63f9, "2026-07-30": r_bcf5566f63f9, "2026-07-23": r_bcf5566f63f9, "2026-07-22": r_bcf5566f63f9, "2026-07-20": r_9880d1f66971, "2025-01-01": r_9880d1f66971 },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
-  "updateWebhook": { "2026-09-06": r_e4dc58948c4d, "2026-09-02": r_e4dc58948c4d, "2026-08-28": r_e4dc58948c4d, "2026-08-25": r_e4dc58948c4d, "2026-08-21": r_e4dc58948c4d, "2026-08-14": r_e4dc58948c4d, "2026-08-07": r_b6e933629fd9, "2026-07-30": r_6ad48a92bf4f, "2026-07-23": r_6ad48a92bf4f, "2026-07-22": r_6ad48a92bf4f, "2026-07-20": r_6ad48a92bf4f, "2025-01-01": r_6ad48a92bf4f },
+  "updateWebhook": { "2026-09-06": r_786bf1feb7f4, "2026-09-02": r_786bf1feb7f4, "2026-08-28": r_786bf1feb7f4, "2026-08-25": r_786bf1feb7f4, "2026-08-21": r_786bf1feb7f4, "2026-08-14": r_786bf1feb7f4, "2026-08-07": r_554e6be6b0cf, "2026-07-30": r_c1c39cc15b5b, "2026-07-23": r_c1c39cc15b5b, "2026-07-22": r_c1c39cc15b5b, "2026-07-20": r_c1c39cc15b5b, "2025-01-01": r_c1c39cc15b5b },
   "voidPayment": { "2026-09-06": r_12ceebde9cc3, "2026-09-02": r_7023e7bb8b90, "2026-08-28": r_7023e7bb8b90, "2026-08-25": r_7023e7bb8b90, "2026-08-21": r_7023e7bb8b90, "2026-08-14": r_85c8fd208187, "2026-08-07": r_85c8fd208187, "2026-07-30": r_85c8fd208187, "2026-07-23": r_85c8fd208187, "2026-07-22": r_85c8fd208187, "2026-07-20": r_85c8fd208187, "2025-01-01": r_85c8fd208187 },
   "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
 };

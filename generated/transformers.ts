@@ -333,7 +333,6 @@ function down_Verification_step_2026_08_07(o: any): any {
 }
 
 function down_Webhook_step_2026_08_07(o: any): any {
-  o.api_version ??= "v1";
   { const p = o; if (p && "secret" in p) { p.webhook_secret = p.secret; delete p.secret; } }
   return o;
 }

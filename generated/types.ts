@@ -125,7 +125,7 @@ export interface Account {
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required";
     payment_controls: { undated_pending_reason: "compliance_review" | "withdrawals_disabled" | "kyc_incomplete" | "pending_information_request" | null };
     balance: AccountBalance;
-    /** Partner reward milestones; empty when none match or the caller lacks balance or stats read access. */
+    /** Partner reward milestones with the account's progress towards each; empty when the caller lacks balance or stats read access. Progress is the account's lifetime volume: the USD value (each payment's usd_total) of the payments it sold that settled (succeeded or captured), less what their buyers got back (settled refunds, chargebacks lost or closed unanswered; a partial one takes back its share of usd_total, rounded half up to the cent). The volume is the selling account's own: a connected account's sales count for it, not for its platform. It moves in the transaction that moves the money (ordering and bounding GET /accounts by volume reads it too). A milestone is qualified while the volume is at or over its threshold. The settlement that takes the volume to a threshold pays the milestone's reward in that same transaction, once per account and milestone whatever is retried or runs at once: reward_usd from the platform's fee revenue into the account's available balance (USD, ledger entry <account id>:<milestone id>:reward), payout_status paid, and the event account.reward_paid. A reward paid stays paid: a later refund under the threshold takes nothing back (the milestone reads qualified false, payout_status paid) and crossing it again pays nothing. pending means qualified and not paid yet: volume counted before rewards were paid (migration 565), paid with the account's next settled payment. */
     rewards: RewardMilestone[];
     economic_intelligence_ends_at: string | null;
     economic_intelligence_offers: EconomicIntelligenceOffer[];
@@ -138,6 +138,25 @@ export interface Account {
     client_id: string | null;
     /** Browser origins (scheme://host[:port]) allowed to call client-id operations with this account's client id (CORS); ["*"], the default, allows any origin. A request from another origin is refused (403). */
     allowed_origins: string[];
+    created_at: string;
+    updated_at: string;
+}
+
+/** The hosted website of an account created with blueprint_id. Created queued with the account; a background deployment then serves the blueprint's production web build (approved by the build system) at url, on this server (`<PUBLIC_BASE_URL>/sites/<account route>/`, README "Apps and the simulated build system"), or fails saying why in failure_reason. The build deployed stays the site's content: a later promotion of another build of the blueprint does not change a deployed website. */
+export interface Website {
+    id: string;
+    account_id: string;
+    /** The hosted app the website was created from. */
+    blueprint_id: string;
+    /** queued until the deployment ran; deployed when it serves app_build_id at url; failed otherwise (failure_reason says why). */
+    status: "queued" | "deployed" | "failed";
+    /** Where the deployed website is served, by this server: PUBLIC_BASE_URL, /sites/ and the account's route, with a trailing slash. null until deployed. While queued that address answers a 404 page saying the website is being deployed (with Retry-After: 5), and a 404 page once the deployment failed. */
+    url: string | null;
+    /** The blueprint's web build deployed; null unless deployed. */
+    app_build_id: string | null;
+    /** Why the deployment failed (no approved production web build); null otherwise. */
+    failure_reason: string | null;
+    deployed_at: string | null;
     created_at: string;
     updated_at: string;
 }
@@ -155,9 +174,26 @@ export interface RewardMilestone {
     id: string;
     title: string;
     threshold: Money;
+    /** The lifetime volume (USD) up to the threshold. */
     progress: Money;
+    /** The lifetime volume is at or over the threshold. */
     qualified: boolean;
+    /** paid once its reward was paid (even if refunds later took the volume back under it); pending when qualified and not paid yet; else not_qualified. */
     payout_status: "not_qualified" | "pending" | "paid";
+}
+
+/** The data of account.reward_paid. */
+export interface RewardPayout {
+    account_id: string;
+    /** The milestone (rewards[].id). */
+    milestone_id: string;
+    title: string;
+    threshold: Money;
+    /** The reward paid into the account's available balance. */
+    amount: Money;
+    /** The lifetime volume that reached the threshold. */
+    lifetime_volume: Money;
+    paid_at: string;
 }
 
 export interface EconomicIntelligenceOffer {
@@ -337,11 +373,12 @@ export interface Ad {
     translations: AdTranslations | null;
     call_to_action: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now" | null;
     url: string | null;
-    /** The post the network serves: the chosen post, or the one it made from the copy. */
+    /** The post the network serves: the chosen post (xpost_), or the one it made from the ad (post_, GET /ad_posts/{id}). */
     post_id: string;
     /** The post the caller chose to promote, if any. */
     existing_post_id: string | null;
     post_source: "facebook" | "instagram" | null;
+    /** The served post's thumbnail: the chosen post's, or the made post's (its image's download link; null for a video or no creative). */
     post_thumbnail_url: string | null;
     /** The external accounts (sacc_) the ad runs under. */
     external_accounts: AdReference[];
@@ -356,6 +393,23 @@ export interface Ad {
     clicks: number;
     results: number;
     return_on_ad_spend: number;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A post the sandbox ad network made for an ad that promotes no chosen post (the ad's post_id): from the ad's copy and media, kept in step with the ad (an update of its copy, creatives or post_source re-renders it). */
+export interface AdPost {
+    id: string;
+    /** The ad it was made for. */
+    ad_id: string;
+    /** The ad's post_source. */
+    source: "facebook" | "instagram" | null;
+    /** The ad's first primary text, else its first headline, else empty. */
+    caption: string;
+    /** The ad's first creative (a file), if any. */
+    media_file_id: string | null;
+    /** The media's download link when it is a ready image; else null. */
+    thumbnail_url: string | null;
     created_at: string;
     updated_at: string;
 }
@@ -560,6 +614,7 @@ export interface UpgradeChange {
 export interface AppDomain {
     id: string;
     hostname: string;
+    /** The hostname's address on this server, <PUBLIC_BASE_URL>/apps/<route>/: the active one serves the app, a previous one redirects (308) to the active one. */
     url: string;
     status: "active" | "previous";
 }
@@ -572,11 +627,11 @@ export interface App {
     app_type: "b2b_app" | "b2c_app" | "company_app" | "component";
     /** hosted: served at route (hosted_url); api_integration: an integration calling the API, with no route. */
     deployment: "hosted" | "api_integration";
-    /** The subdomain a hosted app is served at (<route>.apps.commerce.test). */
+    /** The name a hosted app is served under: its hostname <route>.apps.commerce.test and its address on this server, <PUBLIC_BASE_URL>/apps/<route>/. */
     route: string | null;
     /** The domain serving a hosted app now. */
     domain_id: string | null;
-    /** https:// and the active domain; null for API integrations. */
+    /** Where this server serves the hosted app: <PUBLIC_BASE_URL>/apps/<route>/ (its active domain's url), answering its approved production web build (a 404 page until it has one): one document, or a zip archive's entries under it; null for API integrations. */
     hosted_url: string | null;
     /** Every hostname of the app, newest first: the active one and previous routes, which redirect to it (GET /domains lists them too). */
     domains: AppDomain[];
@@ -643,8 +698,9 @@ export interface Domain {
     account_id: string;
     app_id: string;
     hostname: string;
+    /** Where this server answers for the hostname: <PUBLIC_BASE_URL>/apps/<route>/. */
     url: string;
-    /** active serves the app; previous redirects to the active hostname. */
+    /** active serves the app; previous redirects (308) to the active hostname's url. */
     status: "active" | "previous";
     created_at: string;
     updated_at: string;
@@ -831,11 +887,11 @@ export interface CheckoutConfiguration {
     mode: "payment" | "setup";
     /** The variant sold; null in setup mode. */
     plan_id: string | null;
-    /** Where the buyer is sent after checkout. */
+    /** Where the hosted checkout page sends the buyer once the payment succeeded (or the card was saved), with payment_id (setup mode: setup_intent_id) added to its query; null shows a success page instead. */
     redirect_url: string | null;
     /** Null means the variant's, else the account's, policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null (here and in an inline plan); their null keeps this meaning, it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
-    /** The checkout link to share with buyers. */
+    /** The checkout link to share with buyers: the hosted checkout page, <PUBLIC_BASE_URL>/checkout/c/<id>. */
     purchase_url: string;
     metadata: Metadata;
     created_at: string;
@@ -1463,15 +1519,18 @@ export interface PartnerBusiness {
     id: string;
     /** The referred account. */
     account: { id: string; title: string; route: string };
+    /** removed once its partner removed it (POST /partners/businesses/{id}/remove): it earns nothing new. */
     status: "active" | "removed";
+    /** first: you referred the account; second: you referred its referrer. */
     my_partner_tier: "first" | "second";
     /** Whole percent of the platform fee paid to the partner, per income source (null where the source earns nothing). */
     payout_percentages: { sales: number; ad_spend: number | null; transfer: number | null; card_interchange: number | null };
-    /** The referred account's settled USD payment volume since the referral. */
+    /** The referred account's USD payment volume that earned this relation, net of reversals: awaiting_settlement while the payments' funds have not cleared, settled once they have, attributed both. */
     volume_usd: { attributed: string; awaiting_settlement: string; settled: string };
-    /** The partner's commissions from this account. */
+    /** The partner's commissions from this account, net of reversals: pending while awaiting settlement, completed once paid to available, total both. */
     earnings_usd: { completed: string; pending: string; total: string };
     referral_started_at: string;
+    /** referral_started_at + 365 days: payments after it earn nothing. */
     referral_expires_at: string | null;
     created_at: string;
 }
@@ -1479,6 +1538,7 @@ export interface PartnerBusiness {
 export interface PartnerEarning {
     id: string;
     income_source: "sales" | "ad_spend" | "transfer" | "card_interchange";
+    /** awaiting_settlement until the payment's funds clear, then completed (paid to the partner's available balance); reversed for a reversal row. pending and canceled are never produced by this service (kept for the contract). */
     status: "awaiting_settlement" | "pending" | "completed" | "canceled" | "reversed";
     /** The percent of the platform fee this earning paid */
     payout_percentage: number;
@@ -1486,10 +1546,12 @@ export interface PartnerEarning {
     transaction_amount_usd: string;
     /** floor(platform fee * payout_percentage / 100) in USD */
     commission_amount_usd: string;
+    /** Earned by a second-tier relation (you referred the account's referrer). */
     second_tier: boolean;
     /** What earned it: a receipt, the settled payment. */
     resource: { id: string; object: "receipt"; created_at: string; currency: string };
     product: { id: string; title: string } | null;
+    /** When it was paid to available (its payment settled); null while awaiting settlement. */
     payout_at: string | null;
     /** For a reversed earning (status reversed): what it takes back and why; null for an earning. */
     reversal: { earning_id: string; reason: "refund" | "chargeback"; source_id: string } | null;
@@ -2422,7 +2484,7 @@ export interface Variant {
     short_link: string | null;
     /** Null means the account's policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null; their null keeps this meaning (the account's policy), it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
-    /** Where buyers purchase this variant. */
+    /** Where buyers purchase this variant: the hosted checkout page, <PUBLIC_BASE_URL>/checkout/p/<id> or /checkout/q/<short_link>. */
     purchase_url: string;
     metadata: Metadata;
     created_at: string;
@@ -2480,7 +2542,7 @@ export interface Verification {
     updated_at: string;
 }
 
-/** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h and 8 h, then the delivery fails. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. Delivery is at least once: receivers deduplicate by webhook-id. */
+/** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h and 8 h, then the delivery fails. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. v2 and v5 subscriptions receive their own envelopes instead (see Webhook api_version). Delivery is at least once: receivers deduplicate by webhook-id. */
 export interface WebhookDelivery {
     id: string;
     webhook_id: string;
@@ -2514,11 +2576,13 @@ export interface Webhook {
     /** Disabled subscriptions receive nothing. */
     enabled: boolean;
     description: string | null;
-    /** The version payloads are rendered at; null when unpinned (the earlier payloads). */
+    /** The version payloads are rendered at; null when unpinned (the earlier payloads). Always null for v2 and v5 subscriptions. */
     api_version_date: string | null;
+    /** The payload format this subscription receives, shown at every version: v1 for every subscription made through /api/v1; v2 for one made through the deprecated POST /api/v2/webhooks or imported as v2; v5 for one imported as v5 (`npm run cli -- operator import-webhook`). Read-only: no API call creates or switches to v2 or v5 (changelog entry 43 removed it as an input). */
+    api_version: "v1" | "v2" | "v5";
     /** Also deliver events of the account's connected accounts. Named child_resource_events before 2026-08-14. */
     include_connected_accounts: boolean;
-    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. Named webhook_secret before 2026-08-07 (changelog entry 43), when subscriptions also showed api_version (always v1 here). */
+    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. Named webhook_secret before 2026-08-07 (changelog entry 43). */
     secret: string | null;
     created_at: string;
     updated_at: string;
@@ -2595,6 +2659,15 @@ export interface RetrieveCurrentAccountInput {
 }
 
 export type RetrieveCurrentAccountOutput = Account;
+
+/** GET /accounts/{id}/website: Retrieve an account's website */
+export interface RetrieveAccountWebsiteInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAccountWebsiteOutput = Website;
 
 /** POST /sandbox/accounts/{id}/compliance_review: Sandbox: put an account under compliance review */
 export interface StartComplianceReviewInput {
@@ -2775,6 +2848,15 @@ export interface RetrieveAdInput {
 }
 
 export type RetrieveAdOutput = Ad;
+
+/** GET /ad_posts/{id}: Retrieve a post the ad network made */
+export interface RetrieveAdPostInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAdPostOutput = AdPost;
 
 /** PATCH /ads/{id}: Update an ad */
 export interface UpdateAdInput {
@@ -4039,7 +4121,7 @@ export type ListPartnerReferralRequestsOutput = Page<PartnerReferralRequest>;
 /** GET /partners/businesses: List the businesses you referred */
 export interface ListPartnerBusinessesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; status?: "active" | "removed" };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "active" | "removed"; tier?: "first" | "second" };
     body: undefined;
 }
 
@@ -4053,6 +4135,15 @@ export interface RetrievePartnerBusinessInput {
 }
 
 export type RetrievePartnerBusinessOutput = PartnerBusiness;
+
+/** POST /partners/businesses/{id}/remove: Remove a business you referred */
+export interface RemovePartnerBusinessInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RemovePartnerBusinessOutput = PartnerBusiness;
 
 /** GET /partners/businesses/{id}/earnings: List the earnings from a business you referred */
 export interface ListPartnerBusinessEarningsInput {
@@ -5084,7 +5175,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -5111,7 +5202,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -5134,6 +5225,7 @@ export interface Operations {
     retrieveAccount: { input: RetrieveAccountInput; output: RetrieveAccountOutput };
     updateAccount: { input: UpdateAccountInput; output: UpdateAccountOutput };
     retrieveCurrentAccount: { input: RetrieveCurrentAccountInput; output: RetrieveCurrentAccountOutput };
+    retrieveAccountWebsite: { input: RetrieveAccountWebsiteInput; output: RetrieveAccountWebsiteOutput };
     startComplianceReview: { input: StartComplianceReviewInput; output: StartComplianceReviewOutput };
     resolveComplianceReview: { input: ResolveComplianceReviewInput; output: ResolveComplianceReviewOutput };
     createAdCampaign: { input: CreateAdCampaignInput; output: CreateAdCampaignOutput };
@@ -5154,6 +5246,7 @@ export interface Operations {
     createAd: { input: CreateAdInput; output: CreateAdOutput };
     listAds: { input: ListAdsInput; output: ListAdsOutput };
     retrieveAd: { input: RetrieveAdInput; output: RetrieveAdOutput };
+    retrieveAdPost: { input: RetrieveAdPostInput; output: RetrieveAdPostOutput };
     updateAd: { input: UpdateAdInput; output: UpdateAdOutput };
     pauseAd: { input: PauseAdInput; output: PauseAdOutput };
     unpauseAd: { input: UnpauseAdInput; output: UnpauseAdOutput };
@@ -5296,6 +5389,7 @@ export interface Operations {
     listPartnerReferralRequests: { input: ListPartnerReferralRequestsInput; output: ListPartnerReferralRequestsOutput };
     listPartnerBusinesses: { input: ListPartnerBusinessesInput; output: ListPartnerBusinessesOutput };
     retrievePartnerBusiness: { input: RetrievePartnerBusinessInput; output: RetrievePartnerBusinessOutput };
+    removePartnerBusiness: { input: RemovePartnerBusinessInput; output: RemovePartnerBusinessOutput };
     listPartnerBusinessEarnings: { input: ListPartnerBusinessEarningsInput; output: ListPartnerBusinessEarningsOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };

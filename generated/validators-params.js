@@ -10095,8 +10095,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3dd3d2244d13 = validate48;
-const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_3a6979a1b0b5 = validate48;
+const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["active","removed"]},"tier":{"type":"string","enum":["first","second"]}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10110,21 +10110,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema51.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "tier"))){
 validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10323,8 +10311,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -10344,30 +10332,20 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data4 === "active") || (data4 === "removed"))){
+validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
@@ -10375,8 +10353,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.tier !== undefined){
+let data5 = data.tier;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -10396,306 +10374,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/tier",schemaPath:"#/properties/tier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["tier"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate48.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(!((data5 === "first") || (data5 === "second"))){
+validate48.errors = [{instancePath:instancePath+"/tier",schemaPath:"#/properties/tier/enum",keyword:"enum",params:{allowedValues: schema51.properties.tier.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data6 = data.product_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["product_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data6)){
-validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data7 = data.plan_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["plan_id"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate48.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data7)){
-validate48.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate48.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate48.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data10 = data.order;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["order"] = coerced10;
-}
-}
-}
-if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
-validate48.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema51.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema51.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -10714,9 +10411,8 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_406d42a98791 = validate49;
-const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"post_id":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"media_type":{"type":"string","enum":["image","video"]}},"additionalProperties":false};
-const pattern45 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
+export const query_3dd3d2244d13 = validate49;
+const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10730,9 +10426,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "post_id")) || (key0 === "media_type"))){
+if(!(func3.call(schema52.properties, key0))){
 validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10983,8 +10691,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.post_id !== undefined){
-let data5 = data.post_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -11004,30 +10712,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["post_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate49.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate49.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema52.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern45.test(data5)){
-validate49.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -11035,8 +10733,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.media_type !== undefined){
-let data6 = data.media_type;
+if(data.product_id !== undefined){
+let data6 = data.product_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -11056,25 +10754,263 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["media_type"] = coerced6;
+data["product_id"] = coerced6;
 }
 }
 }
-if(!((data6 === "image") || (data6 === "video"))){
-validate49.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/enum",keyword:"enum",params:{allowedValues: schema52.properties.media_type.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate49.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern5.test(data6)){
+validate49.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data7 = data.plan_id;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_id"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 64){
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data7)){
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data8 = data.created_after;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate49.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data9 = data.created_before;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate49.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data10 = data.order;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["order"] = coerced10;
+}
+}
+}
+if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
+validate49.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema52.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate49.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema52.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -11094,9 +11030,9 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_462dacd4b010 = validate50;
-const schema53 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
-const formats48 = inputFormats.date;
+export const query_406d42a98791 = validate50;
+const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"post_id":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"media_type":{"type":"string","enum":["image","video"]}},"additionalProperties":false};
+const pattern45 = new RegExp("^xpost_[A-Za-z0-9]+$", "u");
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11112,90 +11048,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "target")){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "post_id")) || (key0 === "media_type"))){
 validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.target !== undefined){
-let data0 = data.target;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["target"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!(formats48.validate(data0))){
-validate50.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate50.errors = vErrors;
-return errors === 0;
-}
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_4bac528c97fc = validate51;
-const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern47 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
-const pattern48 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
-const pattern49 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
-
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func3.call(schema54.properties, key0))){
-validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11220,7 +11074,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate50.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -11234,12 +11088,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate51.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate50.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate51.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate50.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -11272,7 +11126,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11286,7 +11140,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate51.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate50.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -11316,7 +11170,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate50.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -11330,12 +11184,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate51.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate50.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate51.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate50.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -11368,7 +11222,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11382,7 +11236,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate51.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate50.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -11393,8 +11247,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -11414,26 +11268,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate51.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate51.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11445,47 +11299,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.post_id !== undefined){
+let data5 = data.post_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate50.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["post_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate51.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate50.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern45.test(data5)){
+validate50.errors = [{instancePath:instancePath+"/post_id",schemaPath:"#/properties/post_id/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.media_type !== undefined){
+let data6 = data.media_type;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -11505,291 +11372,107 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["media_type"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate51.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "image") || (data6 === "video"))){
+validate50.errors = [{instancePath:instancePath+"/media_type",schemaPath:"#/properties/media_type/enum",keyword:"enum",params:{allowedValues: schema53.properties.media_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+var valid0 = _errs14 === errors;
 }
 else {
-if(!pattern47.test(data6)){
-validate51.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
+validate50.errors = vErrors;
+return errors === 0;
 }
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_462dacd4b010 = validate51;
+const schema54 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
+const formats48 = inputFormats.date;
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "target")){
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
 break;
 }
 }
+if(_errs1 === errors){
+if(data.target !== undefined){
+let data0 = data.target;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
 }
 }
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
 }
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
+else if(data0 === null){
+coerced0 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced7 !== undefined){
-data7 = coerced7;
+if(coerced0 !== undefined){
+data0 = coerced0;
 if(data !== undefined){
-data["card_id"] = coerced7;
+data["target"] = coerced0;
 }
 }
 }
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate51.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!(formats48.validate(data0))){
+validate51.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
-}
-else {
-if(!pattern48.test(data7)){
-validate51.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["cardholder_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate51.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern49.test(data8)){
-validate51.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["created_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -11807,8 +11490,11 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4da6c53bf143 = validate52;
-const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_4bac528c97fc = validate52;
+const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern47 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
+const pattern48 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+const pattern49 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11822,12 +11508,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema55.properties, key0))){
@@ -11869,8 +11549,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate52.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate52.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -11965,8 +11645,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate52.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate52.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -12029,7 +11709,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data4 = data.order;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -12049,62 +11730,78 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["order"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "created_at") || (data4 === "volume"))){
-validate52.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema55.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data4)){
+validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-let data5 = data.direction;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["direction"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
-if(!((data5 === "asc") || (data5 === "desc"))){
-validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema55.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate52.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -12124,29 +11821,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "active") || (data6 === "suspended"))){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate52.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern47.test(data6)){
+validate52.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -12166,22 +11881,28 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["query"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate52.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func1(data7) > 64){
+validate52.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern48.test(data7)){
+validate52.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -12191,8 +11912,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -12212,22 +11933,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_after"] = coerced8;
+data["cardholder_id"] = coerced8;
 }
 }
 }
-if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data8) > 64){
+validate52.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern49.test(data8)){
+validate52.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -12239,8 +11964,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
+if(data.status !== undefined){
+let data9 = data.status;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -12260,26 +11985,20 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs20 === errors;
 }
@@ -12287,45 +12006,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_min !== undefined){
-let data10 = data.volume_min;
+if(data.created_after !== undefined){
+let data10 = data.created_after;
 const _errs22 = errors;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
+if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
 let coerced10 = undefined;
 if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
 data10 = data10[0];
 dataType10 = typeof data10;
-if((typeof data10 == "number") && (isFinite(data10))){
+if(typeof data10 === "string"){
 coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
-if(dataType10 == "boolean" || data10 === null
-              || (dataType10 == "string" && data10 && data10 == +data10)){
-coerced10 = +data10;
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["volume_min"] = coerced10;
+data["created_after"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 90071992547409 || isNaN(data10)){
-validate52.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate52.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -12337,45 +12054,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_max !== undefined){
-let data11 = data.volume_max;
+if(data.created_before !== undefined){
+let data11 = data.created_before;
 const _errs24 = errors;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
+if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if((typeof data11 == "number") && (isFinite(data11))){
+if(typeof data11 === "string"){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "boolean" || data11 === null
-              || (dataType11 == "string" && data11 && data11 == +data11)){
-coerced11 = +data11;
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["volume_max"] = coerced11;
+data["created_before"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 90071992547409 || isNaN(data11)){
-validate52.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate52.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -12385,60 +12100,6 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.parent_account_id !== undefined){
-let data12 = data.parent_account_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["parent_account_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate52.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data12)){
-validate52.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -12462,9 +12123,8 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_51e1923171c9 = validate53;
-const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":500},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":500},"before":{"type":"string","maxLength":512},"app_build_id":{"type":"string","maxLength":64,"pattern":"^apbu_[A-Za-z0-9]+$"},"level":{"type":"string","enum":["log","debug","info","warn","error"]},"query":{"type":"string","minLength":1,"maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern51 = new RegExp("^apbu_[A-Za-z0-9]+$", "u");
+export const query_4da6c53bf143 = validate53;
+const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12478,6 +12138,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema56.properties, key0))){
@@ -12519,8 +12185,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 500 || isNaN(data0)){
-validate53.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
+if(data0 > 50 || isNaN(data0)){
+validate53.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -12615,8 +12281,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 500 || isNaN(data2)){
-validate53.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
+if(data2 > 50 || isNaN(data2)){
+validate53.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -12679,8 +12345,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_build_id !== undefined){
-let data4 = data.app_build_id;
+let data4 = data.order;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -12700,39 +12365,24 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["app_build_id"] = coerced4;
+data["order"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate53.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data4 === "created_at") || (data4 === "volume"))){
+validate53.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern51.test(data4)){
-validate53.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/pattern",keyword:"pattern",params:{pattern: "^apbu_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apbu_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.level !== undefined){
-let data5 = data.level;
+let data5 = data.direction;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -12752,29 +12402,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["level"] = coerced5;
+data["direction"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "log") || (data5 === "debug")) || (data5 === "info")) || (data5 === "warn")) || (data5 === "error"))){
-validate53.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema56.properties.level.enum},message:"must be equal to one of the allowed values"}];
+if(!((data5 === "asc") || (data5 === "desc"))){
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema56.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.query !== undefined){
-let data6 = data.query;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -12794,30 +12440,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["query"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 200){
-validate53.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(!((data6 === "active") || (data6 === "suspended"))){
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(func1(data6) < 1){
-validate53.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -12825,8 +12461,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+if(data.query !== undefined){
+let data7 = data.query;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -12846,24 +12482,22 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_after"] = coerced7;
+data["query"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data7) > 200){
+validate53.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
-}
 }
 }
 }
@@ -12873,8 +12507,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
+if(data.created_after !== undefined){
+let data8 = data.created_after;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -12894,14 +12528,14 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_before"] = coerced8;
+data["created_after"] = coerced8;
 }
 }
 }
@@ -12909,7 +12543,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -12919,6 +12553,210 @@ var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data9 = data.created_before;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate53.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_min !== undefined){
+let data10 = data.volume_min;
+const _errs22 = errors;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if((typeof data10 == "number") && (isFinite(data10))){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "boolean" || data10 === null
+              || (dataType10 == "string" && data10 && data10 == +data10)){
+coerced10 = +data10;
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["volume_min"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 90071992547409 || isNaN(data10)){
+validate53.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate53.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_max !== undefined){
+let data11 = data.volume_max;
+const _errs24 = errors;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if((typeof data11 == "number") && (isFinite(data11))){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "boolean" || data11 === null
+              || (dataType11 == "string" && data11 && data11 == +data11)){
+coerced11 = +data11;
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["volume_max"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 90071992547409 || isNaN(data11)){
+validate53.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate53.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parent_account_id !== undefined){
+let data12 = data.parent_account_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["parent_account_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate53.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data12)){
+validate53.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -12940,8 +12778,9 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_51fd2498732b = validate54;
-const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","running","executed","incomplete","superseded"]}},"additionalProperties":false};
+export const query_51e1923171c9 = validate54;
+const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":500},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":500},"before":{"type":"string","maxLength":512},"app_build_id":{"type":"string","maxLength":64,"pattern":"^apbu_[A-Za-z0-9]+$"},"level":{"type":"string","enum":["log","debug","info","warn","error"]},"query":{"type":"string","minLength":1,"maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern51 = new RegExp("^apbu_[A-Za-z0-9]+$", "u");
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12957,7 +12796,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema57.properties, key0))){
 validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12996,8 +12835,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 500 || isNaN(data0)){
+validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
 return false;
 }
 else {
@@ -13092,8 +12931,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 500 || isNaN(data2)){
+validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 500},message:"must be <= 500"}];
 return false;
 }
 else {
@@ -13156,8 +12995,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.app_build_id !== undefined){
+let data4 = data.app_build_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -13177,26 +13016,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["app_build_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern51.test(data4)){
+validate54.errors = [{instancePath:instancePath+"/app_build_id",schemaPath:"#/properties/app_build_id/pattern",keyword:"pattern",params:{pattern: "^apbu_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apbu_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13208,8 +13047,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.level !== undefined){
+let data5 = data.level;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -13229,25 +13068,176 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["level"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "ready") || (data5 === "running")) || (data5 === "executed")) || (data5 === "incomplete")) || (data5 === "superseded"))){
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data5 === "log") || (data5 === "debug")) || (data5 === "info")) || (data5 === "warn")) || (data5 === "error"))){
+validate54.errors = [{instancePath:instancePath+"/level",schemaPath:"#/properties/level/enum",keyword:"enum",params:{allowedValues: schema57.properties.level.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data6 = data.query;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["query"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+validate54.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data6) < 1){
+validate54.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate54.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_before"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate54.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -13266,9 +13256,8 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_528abddf1996 = validate55;
-const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
-const pattern53 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
+export const query_51fd2498732b = validate55;
+const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","running","executed","incomplete","superseded"]}},"additionalProperties":false};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13284,7 +13273,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13517,9 +13506,15 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern53.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data4) > 64){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -13527,6 +13522,49 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((((data5 === "ready") || (data5 === "running")) || (data5 === "executed")) || (data5 === "incomplete")) || (data5 === "superseded"))){
+validate55.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -13544,8 +13582,9 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5631402ee5fa = validate56;
-const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_528abddf1996 = validate56;
+const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
+const pattern53 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13559,12 +13598,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema59.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13763,8 +13799,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -13784,28 +13820,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern53.test(data4)){
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -13813,238 +13843,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern12.test(data5)){
-validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
-validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema59.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema59.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -14062,8 +13860,8 @@ return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5967612c4069 = validate57;
-const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_5631402ee5fa = validate57;
+const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14077,252 +13875,13 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data1 = data.currency;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["currency"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from_date !== undefined){
-let data2 = data.from_date;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(typeof data2 === "string"){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["from_date"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats48.validate(data2))){
-validate57.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to_date !== undefined){
-let data3 = data.to_date;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["to_date"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats48.validate(data3))){
-validate57.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_5cd5b869603b = validate58;
-const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.direction === undefined){
 data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema61.properties, key0))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func3.call(schema60.properties, key0))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14347,7 +13906,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -14361,12 +13920,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14399,7 +13958,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14413,7 +13972,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -14443,7 +14002,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -14457,12 +14016,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14495,7 +14054,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14509,7 +14068,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -14520,8 +14079,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14541,26 +14100,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14572,8 +14131,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -14593,26 +14152,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["product_id"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate58.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern5.test(data5)){
-validate58.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern12.test(data5)){
+validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14624,8 +14183,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data6 = data.visibility;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -14645,19 +14204,19 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["visibility"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
-validate58.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema61.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
+validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -14666,8 +14225,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_type !== undefined){
-let data7 = data.plan_type;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -14687,20 +14246,26 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_type"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate58.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema61.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate57.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs16 === errors;
 }
@@ -14708,7 +14273,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.direction;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -14728,25 +14294,312 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["direction"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate58.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema61.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate57.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs18 === errors;
 }
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
 }
 }
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema60.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_5967612c4069 = validate58;
+const schema61 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data1 = data.currency;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["currency"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_date !== undefined){
+let data2 = data.from_date;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["from_date"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats48.validate(data2))){
+validate58.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_date !== undefined){
+let data3 = data.to_date;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["to_date"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!(formats48.validate(data3))){
+validate58.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -14764,8 +14617,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_62bbd653b828 = validate59;
-const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"verified":{"type":"boolean"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_5cd5b869603b = validate59;
+const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14779,9 +14632,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
 if(data.direction === undefined){
 data.direction = "desc";
 }
@@ -15038,6 +14888,472 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.product_id !== undefined){
+let data5 = data.product_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["product_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate59.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate59.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data6 = data.visibility;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["visibility"] = coerced6;
+}
+}
+}
+if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
+validate59.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema62.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data7 = data.plan_type;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_type"] = coerced7;
+}
+}
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate59.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema62.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema62.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_62bbd653b828 = validate60;
+const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"verified":{"type":"boolean"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema63.properties, key0))){
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate60.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate60.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate60.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate60.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate60.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate60.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.verified !== undefined){
 let data5 = data.verified;
 const _errs12 = errors;
@@ -15059,7 +15375,7 @@ else if(data5 === "true" || data5 === 1){
 coerced5 = true;
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate60.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -15097,7 +15413,7 @@ else if(data6 === "true" || data6 === 1){
 coerced6 = true;
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate60.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -15135,7 +15451,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15147,7 +15463,7 @@ data["app_type"] = coerced7;
 }
 }
 if(!((((data7 === "b2b_app") || (data7 === "b2c_app")) || (data7 === "company_app")) || (data7 === "component"))){
-validate59.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema62.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema63.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -15177,7 +15493,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15189,7 +15505,7 @@ data["status"] = coerced8;
 }
 }
 if(!(((data8 === "live") || (data8 === "unlisted")) || (data8 === "hidden"))){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -15219,7 +15535,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15233,7 +15549,7 @@ data["query"] = coerced9;
 if(errors === _errs20){
 if(typeof data9 === "string"){
 if(func1(data9) > 200){
-validate59.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -15264,7 +15580,7 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15276,7 +15592,7 @@ data["order"] = coerced10;
 }
 }
 if(!((data10 === "created_at") || (data10 === "template_usage"))){
-validate59.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema62.properties.order.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema63.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -15301,7 +15617,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15313,7 +15629,7 @@ data["direction"] = coerced11;
 }
 }
 if(!((data11 === "asc") || (data11 === "desc"))){
-validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema62.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema63.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -15331,22 +15647,22 @@ var valid0 = _errs24 === errors;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_6530494127a8 = validate60;
-const schema63 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const query_6530494127a8 = validate61;
+const schema64 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15357,14 +15673,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "account_id")){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15391,7 +15707,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15405,400 +15721,13 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate60.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_67a2f4204a66 = validate61;
-const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
-const pattern63 = new RegExp("^app_[A-Za-z0-9]+$", "u");
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "app_id"))){
-validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate61.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate61.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate61.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate61.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate61.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate61.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
 validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
+if(!pattern2.test(data0)){
 validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
-}
-}
-}
-if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.app_id !== undefined){
-let data6 = data.app_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["app_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate61.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern63.test(data6)){
-validate61.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -15817,8 +15746,9 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_6f956bbbd603 = validate62;
-const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"verified_apps_only":{"type":"boolean"}},"additionalProperties":false};
+export const query_67a2f4204a66 = validate62;
+const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+const pattern63 = new RegExp("^app_[A-Za-z0-9]+$", "u");
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15832,15 +15762,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
 }
-if(data.direction === undefined){
-data.direction = "desc";
-}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema65.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "app_id"))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16091,37 +16021,41 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recommended !== undefined){
-let data5 = data.recommended;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
-if(typeof data5 !== "boolean"){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "boolean"){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(data5 === "false" || data5 === 0 || data5 === null){
-coerced5 = false;
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
 }
-else if(data5 === "true" || data5 === 1){
-coerced5 = true;
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["recommended"] = coerced5;
+data["status"] = coerced5;
 }
 }
+}
+if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
 var valid0 = _errs12 === errors;
 }
@@ -16129,8 +16063,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_type !== undefined){
-let data6 = data.app_type;
+if(data.app_id !== undefined){
+let data6 = data.app_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -16150,229 +16084,35 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["app_type"] = coerced6;
+data["app_id"] = coerced6;
 }
 }
 }
-if(!((((data6 === "b2b_app") || (data6 === "b2c_app")) || (data6 === "company_app")) || (data6 === "component"))){
-validate62.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema65.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate62.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern63.test(data6)){
+validate62.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "live") || (data7 === "unlisted")) || (data7 === "hidden"))){
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data8 = data.query;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["query"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 200){
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.order;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["order"] = coerced9;
-}
-}
-}
-if(!((data9 === "created_at") || (data9 === "template_usage"))){
-validate62.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-let data10 = data.direction;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["direction"] = coerced10;
-}
-}
-}
-if(!((data10 === "asc") || (data10 === "desc"))){
-validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema65.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-if(data.verified_apps_only !== undefined){
-let data11 = data.verified_apps_only;
-const _errs24 = errors;
-if(typeof data11 !== "boolean"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "boolean"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(data11 === "false" || data11 === 0 || data11 === null){
-coerced11 = false;
-}
-else if(data11 === "true" || data11 === 1){
-coerced11 = true;
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/verified_apps_only",schemaPath:"#/properties/verified_apps_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["verified_apps_only"] = coerced11;
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -16393,8 +16133,8 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7102d2b9bb5d = validate63;
-const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
+export const query_6f956bbbd603 = validate63;
+const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"recommended":{"type":"boolean"},"app_type":{"type":"string","enum":["b2b_app","b2c_app","company_app","component"]},"status":{"type":"string","enum":["live","unlisted","hidden"]},"query":{"type":"string","maxLength":200},"order":{"type":"string","enum":["created_at","template_usage"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"verified_apps_only":{"type":"boolean"}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16408,9 +16148,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
+if(!(func3.call(schema66.properties, key0))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16608,6 +16354,346 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recommended !== undefined){
+let data5 = data.recommended;
+const _errs12 = errors;
+if(typeof data5 !== "boolean"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "boolean"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(data5 === "false" || data5 === 0 || data5 === null){
+coerced5 = false;
+}
+else if(data5 === "true" || data5 === 1){
+coerced5 = true;
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/recommended",schemaPath:"#/properties/recommended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["recommended"] = coerced5;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.app_type !== undefined){
+let data6 = data.app_type;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["app_type"] = coerced6;
+}
+}
+}
+if(!((((data6 === "b2b_app") || (data6 === "b2c_app")) || (data6 === "company_app")) || (data6 === "component"))){
+validate63.errors = [{instancePath:instancePath+"/app_type",schemaPath:"#/properties/app_type/enum",keyword:"enum",params:{allowedValues: schema66.properties.app_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data7 === "live") || (data7 === "unlisted")) || (data7 === "hidden"))){
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data8 = data.query;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["query"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 200){
+validate63.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.order;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["order"] = coerced9;
+}
+}
+}
+if(!((data9 === "created_at") || (data9 === "template_usage"))){
+validate63.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+let data10 = data.direction;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["direction"] = coerced10;
+}
+}
+}
+if(!((data10 === "asc") || (data10 === "desc"))){
+validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema66.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+if(valid0){
+if(data.verified_apps_only !== undefined){
+let data11 = data.verified_apps_only;
+const _errs24 = errors;
+if(typeof data11 !== "boolean"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "boolean"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(data11 === "false" || data11 === 0 || data11 === null){
+coerced11 = false;
+}
+else if(data11 === "true" || data11 === 1){
+coerced11 = true;
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/verified_apps_only",schemaPath:"#/properties/verified_apps_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["verified_apps_only"] = coerced11;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -16623,8 +16709,8 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73331f5adaed = validate64;
-const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_7102d2b9bb5d = validate64;
+const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16640,7 +16726,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
 validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16838,59 +16924,6 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -16906,8 +16939,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73673a9a70ad = validate65;
-const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_73331f5adaed = validate65;
+const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16921,12 +16954,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema68.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17176,320 +17206,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern12.test(data5)){
-validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["reason"] = coerced7;
-}
-}
-}
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate65.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema68.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate65.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema68.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -17506,8 +17222,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73b46e4461df = validate66;
-const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
+export const query_73673a9a70ad = validate66;
+const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17521,9 +17237,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema69.properties, key0))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17756,9 +17475,15 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern53.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data4) > 64){
+validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -17768,8 +17493,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17789,25 +17514,296 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
-validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate66.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern12.test(data5)){
+validate66.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data7 = data.reason;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["reason"] = coerced7;
+}
+}
+}
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate66.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema69.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema69.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -17826,9 +17822,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_763cb2a4151a = validate67;
-const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern70 = new RegExp("^adcamp_[A-Za-z0-9]+$", "u");
+export const query_73b46e4461df = validate67;
+const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17844,7 +17839,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema70.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18077,15 +18072,9 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern53.test(data4)){
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -18095,8 +18084,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ad_campaign_id !== undefined){
-let data5 = data.ad_campaign_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18116,176 +18105,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["ad_campaign_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate67.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern70.test(data5)){
-validate67.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((data6 === "active") || (data6 === "paused"))){
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_from !== undefined){
-let data7 = data.stats_from;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["stats_from"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate67.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_to !== undefined){
-let data8 = data.stats_to;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["stats_to"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate67.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -18304,9 +18142,9 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7a46f681e053 = validate68;
-const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern71 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
+export const query_763cb2a4151a = validate68;
+const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern70 = new RegExp("^adcamp_[A-Za-z0-9]+$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18322,7 +18160,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
+if(!(func3.call(schema71.properties, key0))){
 validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18521,35 +18359,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.unread !== undefined){
-let data4 = data.unread;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
-if(typeof data4 !== "boolean"){
+if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "boolean"){
+if(typeof data4 === "string"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(data4 === "false" || data4 === 0 || data4 === null){
-coerced4 = false;
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
 }
-else if(data4 === "true" || data4 === 1){
-coerced4 = true;
+else if(data4 === null){
+coerced4 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["unread"] = coerced4;
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -18559,8 +18411,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.topic_id !== undefined){
-let data5 = data.topic_id;
+if(data.ad_campaign_id !== undefined){
+let data5 = data.ad_campaign_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18580,26 +18432,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["topic_id"] = coerced5;
+data["ad_campaign_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate68.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate68.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern71.test(data5)){
-validate68.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
+if(!pattern70.test(data5)){
+validate68.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18609,6 +18461,147 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === "active") || (data6 === "paused"))){
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stats_from !== undefined){
+let data7 = data.stats_from;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["stats_from"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate68.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stats_to !== undefined){
+let data8 = data.stats_to;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["stats_to"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate68.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -18627,8 +18620,9 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7ee9b90ced75 = validate69;
-const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_7a46f681e053 = validate69;
+const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const pattern71 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18642,15 +18636,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18689,8 +18677,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -18785,8 +18773,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -18849,49 +18837,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.unread !== undefined){
+let data4 = data.unread;
 const _errs10 = errors;
-if(typeof data4 !== "string"){
+if(typeof data4 !== "boolean"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "string"){
+if(typeof data4 === "boolean"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
+if(data4 === "false" || data4 === 0 || data4 === null){
+coerced4 = false;
 }
-else if(data4 === null){
-coerced4 = "";
+else if(data4 === "true" || data4 === 1){
+coerced4 = true;
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
+data["unread"] = coerced4;
 }
 }
 }
@@ -18901,8 +18875,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data5 = data.role;
+if(data.topic_id !== undefined){
+let data5 = data.topic_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18922,69 +18896,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["role"] = coerced5;
+data["topic_id"] = coerced5;
 }
 }
 }
-if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
-validate69.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema72.properties.role.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate69.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern71.test(data5)){
+validate69.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((data6 === "invited") || (data6 === "active"))){
-validate69.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -19003,8 +18943,8 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7f38ca888197 = validate70;
-const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_7ee9b90ced75 = validate70;
+const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19018,9 +18958,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema73.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19059,8 +19005,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate70.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate70.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -19155,8 +19101,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate70.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate70.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -19271,8 +19217,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
+if(data.role !== undefined){
+let data5 = data.role;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -19292,30 +19238,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["product_id"] = coerced5;
+data["role"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate70.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
+validate70.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema73.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern5.test(data5)){
-validate70.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -19323,8 +19259,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_id !== undefined){
-let data6 = data.app_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -19344,132 +19280,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["app_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate70.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "invited") || (data6 === "active"))){
+validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern63.test(data6)){
-validate70.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate70.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate70.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -19490,9 +19319,8 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8171b0aa5db2 = validate71;
-const schema74 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern77 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
+export const query_7f38ca888197 = validate71;
+const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19506,296 +19334,10 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "event_name")) || (key0 === "currency"))){
+if(!(func3.call(schema74.properties, key0))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from !== undefined){
-let data1 = data.from;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["from"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-validate71.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data2 = data.to;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(typeof data2 === "string"){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["to"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats0(data2))){
-validate71.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.event_name !== undefined){
-let data3 = data.event_name;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["event_name"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern77.test(data3)){
-validate71.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["currency"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_828cad0f8eb3 = validate72;
-const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
-
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate72.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
-validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19820,7 +19362,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -19834,12 +19376,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate72.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate72.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19872,7 +19414,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19886,7 +19428,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate72.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate71.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -19916,7 +19458,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -19930,12 +19472,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate72.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate72.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19968,7 +19510,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19982,7 +19524,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate72.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate71.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -19993,8 +19535,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20014,26 +19556,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20045,8 +19587,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.product_id !== undefined){
+let data5 = data.product_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20066,26 +19608,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["product_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern12.test(data5)){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data5)){
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20097,8 +19639,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+if(data.app_id !== undefined){
+let data6 = data.app_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20118,26 +19660,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["app_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern23.test(data6)){
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern63.test(data6)){
+validate71.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20148,6 +19690,391 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_before"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_8171b0aa5db2 = validate72;
+const schema75 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+const pattern77 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "event_name")) || (key0 === "currency"))){
+validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["from"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!(formats0(data1))){
+validate72.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["to"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats0(data2))){
+validate72.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.event_name !== undefined){
+let data3 = data.event_name;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["event_name"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern77.test(data3)){
+validate72.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["currency"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+validate72.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -20166,8 +20093,8 @@ return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_85602d7ebe6d = validate73;
-const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","previous"]}},"additionalProperties":false};
+export const query_828cad0f8eb3 = validate73;
+const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20183,7 +20110,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "app_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20382,8 +20309,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20403,26 +20330,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate73.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate73.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20434,8 +20361,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_id !== undefined){
-let data5 = data.app_id;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20455,26 +20382,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["app_id"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate73.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern63.test(data5)){
-validate73.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern12.test(data5)){
+validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20486,8 +20413,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20507,20 +20434,30 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(!((data6 === "active") || (data6 === "previous"))){
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern23.test(data6)){
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -20545,8 +20482,8 @@ return errors === 0;
 }
 validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8622e1031beb = validate74;
-const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_85602d7ebe6d = validate74;
+const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","previous"]}},"additionalProperties":false};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20560,18 +20497,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema77.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "app_id")) || (key0 === "status"))){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20610,8 +20538,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate74.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate74.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -20706,8 +20634,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate74.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate74.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -20822,8 +20750,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.app_id !== undefined){
+let data5 = data.app_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20843,22 +20771,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["from"] = coerced5;
+data["app_id"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate74.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data5) > 64){
+validate74.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern63.test(data5)){
+validate74.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20870,8 +20802,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20891,117 +20823,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["to"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate74.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "active") || (data6 === "previous"))){
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["currency"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate74.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema77.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
 }
 }
 }
@@ -21021,8 +20861,8 @@ return errors === 0;
 }
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8762596ffcf8 = validate75;
-const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_8622e1031beb = validate75;
+const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21036,9 +20876,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
+if(!(func3.call(schema78.properties, key0))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21077,8 +20926,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate75.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate75.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -21173,8 +21022,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate75.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate75.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -21237,8 +21086,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -21258,26 +21107,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -21287,6 +21136,190 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data5 = data.from;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["from"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate75.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data6 = data.to;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["to"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate75.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate75.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate75.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema78.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -21304,8 +21337,8 @@ return errors === 0;
 }
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_87f5388a2086 = validate76;
-const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
+export const query_8762596ffcf8 = validate76;
+const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21321,7 +21354,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema79.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
 validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21571,390 +21604,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
-const _errs12 = errors;
-if(!(Array.isArray(data5))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(Array.isArray(data5)){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate76.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate76.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data6)){
-validate76.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["query"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate76.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate76.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate76.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema79.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data9 = data.joined_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["joined_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate76.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data10 = data.joined_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate76.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statuses !== undefined){
-let data11 = data.statuses;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["statuses"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 10){
-validate76.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i1] = coerced12;
-}
-}
-}
-if(!((data12 === "joined") || (data12 === "left"))){
-validate76.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema79.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs26 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -21971,8 +21620,8 @@ return errors === 0;
 }
 validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_91d96e859c29 = validate77;
-const schema80 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["running","ended"]}},"additionalProperties":false};
+export const query_87f5388a2086 = validate77;
+const schema80 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21988,7 +21637,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema80.properties, key0))){
 validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22187,8 +21836,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -22208,26 +21857,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22239,46 +21888,387 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
-if(!((data5 === "running") || (data5 === "ended"))){
-validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate77.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate77.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern23.test(data6)){
+validate77.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data7 = data.query;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["query"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+validate77.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 1){
+validate77.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate77.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema80.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_after !== undefined){
+let data9 = data.joined_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["joined_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate77.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_before !== undefined){
+let data10 = data.joined_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["joined_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate77.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statuses !== undefined){
+let data11 = data.statuses;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["statuses"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 10){
+validate77.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i1] = coerced12;
+}
+}
+}
+if(!((data12 === "joined") || (data12 === "left"))){
+validate77.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema80.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs26 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -22297,8 +22287,8 @@ return errors === 0;
 }
 validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9ce4e10f4264 = validate78;
-const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_91d96e859c29 = validate78;
+const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["running","ended"]}},"additionalProperties":false};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22312,12 +22302,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "from")) || (key0 === "to")) || (key0 === "direction"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22568,8 +22555,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22589,118 +22576,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["from"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate78.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data5 === "running") || (data5 === "ended"))){
+validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate78.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["to"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate78.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data7 = data.direction;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate78.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["direction"] = coerced7;
-}
-}
-}
-if(!((data7 === "asc") || (data7 === "desc"))){
-validate78.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema81.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
 }
 }
 }
@@ -22719,8 +22613,8 @@ return errors === 0;
 }
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9ecf46657ab7 = validate79;
-const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_9ce4e10f4264 = validate79;
+const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22734,9 +22628,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema82.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "from")) || (key0 === "to")) || (key0 === "direction"))){
 validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22987,47 +22884,56 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
+if(data.from !== undefined){
+let data5 = data.from;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate79.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_ids"] = coerced5;
+data["from"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate79.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate79.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data6 = data.to;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -23047,47 +22953,34 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["to"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
+if(errors === _errs14){
 if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate79.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data6)){
-validate79.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data6))){
+validate79.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
+let data7 = data.direction;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -23107,219 +23000,22 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["query"] = coerced7;
+data["direction"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate79.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(!((data7 === "asc") || (data7 === "desc"))){
+validate79.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema82.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(func1(data7) < 1){
-validate79.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate79.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate79.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema82.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((data9 === "joined") || (data9 === "left"))){
-validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data10 = data.joined_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate79.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate79.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data11 = data.joined_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate79.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["joined_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate79.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -23339,8 +23035,8 @@ return errors === 0;
 }
 validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9f6c82246bfe = validate80;
-const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9ecf46657ab7 = validate80;
+const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23354,9 +23050,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema83.properties, key0))){
@@ -23610,60 +23303,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate80.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate80.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern4.test(data5)){
-validate80.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -23683,168 +23363,88 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate80.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema83.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate80.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern23.test(data6)){
+validate80.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+if(data.query !== undefined){
+let data7 = data.query;
 const _errs16 = errors;
-const _errs17 = errors;
-let valid1 = false;
-const _errs18 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+validate80.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_after"] = coerced7;
+data["query"] = coerced7;
 }
 }
 }
-if(errors === _errs18){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 253402300799 || isNaN(data7)){
-const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs18 === errors;
-valid1 = valid1 || _valid0;
-const _errs20 = errors;
-if(typeof data7 !== "string"){
-let dataType8 = typeof data7;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType8 = typeof data7;
+if(errors === _errs16){
 if(typeof data7 === "string"){
-coerced8 = data7;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data7;
-}
-else if(data7 === null){
-coerced8 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced8 !== undefined){
-data7 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs20 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate80.errors = vErrors;
+if(func1(data7) > 200){
+validate80.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
+if(func1(data7) < 1){
+validate80.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
 }
-else {
-vErrors = null;
 }
 }
 }
@@ -23854,147 +23454,129 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid2 = false;
-const _errs24 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-let dataType9 = typeof data8;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
 data8 = data8[0];
-dataType9 = typeof data8;
-if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
-coerced9 = data8;
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate80.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema83.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
 }
 }
 if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data8 === null
-              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-coerced9 = +data8;
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
 }
 else {
-const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+validate80.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced9 !== undefined){
-data8 = coerced9;
+data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs24){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 253402300799 || isNaN(data8)){
-const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err7];
+if(!((data9 === "joined") || (data9 === "left"))){
+validate80.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
+var valid0 = _errs20 === errors;
 }
 else {
-if(data8 < 0 || isNaN(data8)){
-const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
+var valid0 = true;
 }
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs24 === errors;
-valid2 = valid2 || _valid1;
-const _errs26 = errors;
-if(typeof data8 !== "string"){
-let dataType10 = typeof data8;
+if(valid0){
+if(data.joined_after !== undefined){
+let data10 = data.joined_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
 let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType10 = typeof data8;
-if(typeof data8 === "string"){
-coerced10 = data8;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
 if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data8;
+coerced10 = "" + data10;
 }
-else if(data8 === null){
+else if(data10 === null){
 coerced10 = "";
 }
 else {
-const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+validate80.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced10 !== undefined){
-data8 = coerced10;
+data10 = coerced10;
 if(data !== undefined){
-data["created_before"] = coerced10;
+data["joined_after"] = coerced10;
 }
 }
 }
-if(errors === _errs26){
-if(errors === _errs26){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs26 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate80.errors = vErrors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate80.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
 }
 }
 }
@@ -24004,42 +23586,54 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data9 = data.direction;
-const _errs28 = errors;
-if(typeof data9 !== "string"){
-let dataType11 = typeof data9;
+if(data.joined_before !== undefined){
+let data11 = data.joined_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
 let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType11 = typeof data9;
-if(typeof data9 === "string"){
-coerced11 = data9;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
 if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data9;
+coerced11 = "" + data11;
 }
-else if(data9 === null){
+else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
-data9 = coerced11;
+data11 = coerced11;
 if(data !== undefined){
-data["direction"] = coerced11;
+data["joined_before"] = coerced11;
 }
 }
 }
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema83.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate80.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-var valid0 = _errs28 === errors;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -24061,8 +23655,8 @@ return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a253a5dcf674 = validate81;
-const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9f6c82246bfe = validate81;
+const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24081,7 +23675,7 @@ data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!(func3.call(schema84.properties, key0))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24280,8 +23874,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -24301,26 +23895,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -24332,8 +23926,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -24353,20 +23947,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate81.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema84.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate81.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate81.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -24374,7 +23978,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -24394,22 +23999,366 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate81.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema84.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate81.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema84.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid1 = false;
+const _errs18 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs18){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 253402300799 || isNaN(data7)){
+const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+const _errs20 = errors;
+if(typeof data7 !== "string"){
+let dataType8 = typeof data7;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType8 = typeof data7;
+if(typeof data7 === "string"){
+coerced8 = data7;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data7;
+}
+else if(data7 === null){
+coerced8 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data7 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate81.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid2 = false;
+const _errs24 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType9 = typeof data8;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType9 = typeof data8;
+if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
+coerced9 = data8;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "boolean" || data8 === null
+              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced9 = +data8;
+}
+else {
+const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data8 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 253402300799 || isNaN(data8)){
+const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs24 === errors;
+valid2 = valid2 || _valid1;
+const _errs26 = errors;
+if(typeof data8 !== "string"){
+let dataType10 = typeof data8;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType10 = typeof data8;
+if(typeof data8 === "string"){
+coerced10 = data8;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data8;
+}
+else if(data8 === null){
+coerced10 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data8 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs26){
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs26 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate81.errors = vErrors;
+return false;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+let dataType11 = typeof data9;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType11 = typeof data9;
+if(typeof data9 === "string"){
+coerced11 = data9;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data9;
+}
+else if(data9 === null){
+coerced11 = "";
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data9 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate81.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema84.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+}
+}
 }
 }
 }
@@ -24428,9 +24377,8 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a70412612590 = validate82;
-const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern96 = new RegExp("^[A-Z]{2}$", "u");
+export const query_a253a5dcf674 = validate82;
+const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24444,9 +24392,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24645,8 +24596,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data4 = data.country;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -24666,22 +24617,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["country"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern96.test(data4)){
-validate82.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func1(data4) > 64){
+validate82.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate82.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -24689,6 +24646,87 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data5 = data.visibility;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["visibility"] = coerced5;
+}
+}
+}
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate82.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema85.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate82.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema85.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
 }
 }
 }
@@ -24706,9 +24744,9 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a82b298be241 = validate83;
-const schema86 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"ad_group_id":{"type":"string","maxLength":64,"pattern":"^adgrp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern99 = new RegExp("^adgrp_[A-Za-z0-9]+$", "u");
+export const query_a70412612590 = validate83;
+const schema86 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern96 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24724,7 +24762,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema86.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
 validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24923,8 +24961,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.country !== undefined){
+let data4 = data.country;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -24944,28 +24982,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["country"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern96.test(data4)){
+validate83.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -24973,253 +25005,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.ad_campaign_id !== undefined){
-let data5 = data.ad_campaign_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["ad_campaign_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate83.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern70.test(data5)){
-validate83.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ad_group_id !== undefined){
-let data6 = data.ad_group_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["ad_group_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate83.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern99.test(data6)){
-validate83.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/pattern",keyword:"pattern",params:{pattern: "^adgrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adgrp_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!((data7 === "active") || (data7 === "paused"))){
-validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_from !== undefined){
-let data8 = data.stats_from;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["stats_from"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate83.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stats_to !== undefined){
-let data9 = data.stats_to;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["stats_to"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate83.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -25237,8 +25022,9 @@ return errors === 0;
 }
 validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a8f0079dd517 = validate84;
-const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_a82b298be241 = validate84;
+const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"ad_campaign_id":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"ad_group_id":{"type":"string","maxLength":64,"pattern":"^adgrp_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","paused"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern99 = new RegExp("^adgrp_[A-Za-z0-9]+$", "u");
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25252,9 +25038,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema87.properties, key0))){
@@ -25508,8 +25291,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.ad_campaign_id !== undefined){
+let data5 = data.ad_campaign_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -25529,26 +25312,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["ad_campaign_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate84.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate84.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data5)){
-validate84.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!pattern70.test(data5)){
+validate84.errors = [{instancePath:instancePath+"/ad_campaign_id",schemaPath:"#/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -25560,8 +25343,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
+if(data.ad_group_id !== undefined){
+let data6 = data.ad_group_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -25581,20 +25364,30 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["mode"] = coerced6;
+data["ad_group_id"] = coerced6;
 }
 }
 }
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate84.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema87.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate84.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern99.test(data6)){
+validate84.errors = [{instancePath:instancePath+"/ad_group_id",schemaPath:"#/properties/ad_group_id/pattern",keyword:"pattern",params:{pattern: "^adgrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adgrp_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -25602,8 +25395,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -25623,26 +25416,20 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_after"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data7 === "active") || (data7 === "paused"))){
+validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
@@ -25650,8 +25437,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
+if(data.stats_from !== undefined){
+let data8 = data.stats_from;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -25671,14 +25458,14 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_before"] = coerced8;
+data["stats_from"] = coerced8;
 }
 }
 }
@@ -25686,7 +25473,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate84.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -25698,7 +25485,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data9 = data.direction;
+if(data.stats_to !== undefined){
+let data9 = data.stats_to;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -25718,22 +25506,32 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["direction"] = coerced9;
+data["stats_to"] = coerced9;
 }
 }
 }
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate84.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema87.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate84.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -25755,8 +25553,8 @@ return errors === 0;
 }
 validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a98c78e96bfe = validate85;
-const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+export const query_a8f0079dd517 = validate85;
+const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25770,18 +25568,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
 if(data.direction === undefined){
 data.direction = "desc";
 }
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema88.properties, key0))){
@@ -25983,8 +25772,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -26004,26 +25793,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26035,8 +25824,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -26056,20 +25845,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate85.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate85.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -26077,8 +25876,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -26098,26 +25897,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate85.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema88.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -26125,8 +25918,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -26146,14 +25939,14 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
@@ -26161,7 +25954,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -26173,7 +25966,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.order;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -26193,22 +25987,32 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["order"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
-validate85.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema88.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
 let data9 = data.direction;
 const _errs20 = errors;
@@ -26246,6 +26050,518 @@ validate85.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/prope
 return false;
 }
 var valid0 = _errs20 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_a98c78e96bfe = validate86;
+const schema89 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema89.properties, key0))){
+validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate86.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate86.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.company_id !== undefined){
+let data4 = data.company_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["company_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate86.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate86.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.order;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["order"] = coerced8;
+}
+}
+}
+if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
+validate86.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema89.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate86.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema89.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
 if(valid0){
 if(data.product_ids !== undefined){
 let data10 = data.product_ids;
@@ -26266,7 +26582,7 @@ if(dataType10 === "string" || dataType10 === "number"
 coerced10 = [data10];
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate86.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26280,7 +26596,7 @@ data["product_ids"] = coerced10;
 if(errors === _errs22){
 if(Array.isArray(data10)){
 if(data10.length > 100){
-validate85.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate86.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -26307,7 +26623,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26321,12 +26637,12 @@ data10[i0] = coerced11;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(func1(data11) > 64){
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data11)){
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26365,7 +26681,7 @@ if(dataType12 === "string" || dataType12 === "number"
 coerced12 = [data12];
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate86.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26379,7 +26695,7 @@ data["plan_ids"] = coerced12;
 if(errors === _errs26){
 if(Array.isArray(data12)){
 if(data12.length > 100){
-validate85.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate86.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -26406,7 +26722,7 @@ else if(data13 === null){
 coerced13 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26420,12 +26736,12 @@ data12[i1] = coerced13;
 if(errors === _errs28){
 if(typeof data13 === "string"){
 if(func1(data13) > 64){
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data13)){
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26459,22 +26775,22 @@ var valid0 = true;
 }
 }
 else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate85.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_adb8be2a686e = validate86;
-const schema89 = {"type":"object","properties":{"domain":{"type":"string","maxLength":253}},"additionalProperties":false,"required":["domain"]};
+export const query_adb8be2a686e = validate87;
+const schema90 = {"type":"object","properties":{"domain":{"type":"string","maxLength":253}},"additionalProperties":false,"required":["domain"]};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26485,14 +26801,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.domain === undefined) && (missing0 = "domain")){
-validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "domain")){
-validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26519,7 +26835,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26533,7 +26849,7 @@ data["domain"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 253){
-validate86.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate87.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 }
@@ -26543,22 +26859,22 @@ return false;
 }
 }
 else {
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate86.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b09e48b0495f = validate87;
-const schema90 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["draft","active","paused","payment_failed"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_b09e48b0495f = validate88;
+const schema91 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["draft","active","paused","payment_failed"]},"stats_from":{"type":"string","format":"date-time"},"stats_to":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26570,7 +26886,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "stats_from")) || (key0 === "stats_to"))){
-validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26595,7 +26911,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -26609,12 +26925,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate87.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate87.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -26647,7 +26963,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26661,7 +26977,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate87.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate88.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -26691,7 +27007,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -26705,12 +27021,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate87.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate87.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -26743,7 +27059,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26757,7 +27073,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate87.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate88.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -26789,7 +27105,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26803,12 +27119,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26841,7 +27157,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26853,7 +27169,7 @@ data["status"] = coerced5;
 }
 }
 if(!((((data5 === "draft") || (data5 === "active")) || (data5 === "paused")) || (data5 === "payment_failed"))){
-validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate88.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema91.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26883,7 +27199,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26898,7 +27214,7 @@ if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!(formats0(data6))){
-validate87.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate88.errors = [{instancePath:instancePath+"/stats_from",schemaPath:"#/properties/stats_from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -26931,7 +27247,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -26946,7 +27262,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate87.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate88.errors = [{instancePath:instancePath+"/stats_to",schemaPath:"#/properties/stats_to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -26967,22 +27283,22 @@ var valid0 = true;
 }
 }
 else {
-validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate87.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b2342941e359 = validate88;
-const schema91 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_b2342941e359 = validate89;
+const schema92 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26993,14 +27309,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "currency"))){
-validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27027,7 +27343,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27041,12 +27357,12 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -27079,7 +27395,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27094,7 +27410,7 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate88.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate89.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -27127,7 +27443,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27142,7 +27458,7 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate88.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate89.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -27175,7 +27491,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27189,285 +27505,12 @@ data["currency"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern3.test(data3)){
-validate88.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate89.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 }
 var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_b31046d82382 = validate89;
-const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["awaiting_settlement","pending","completed","canceled","reversed"]}},"additionalProperties":false};
-
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
-validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate89.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate89.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate89.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate89.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate89.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate89.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["status"] = coerced4;
-}
-}
-}
-if(!(((((data4 === "awaiting_settlement") || (data4 === "pending")) || (data4 === "completed")) || (data4 === "canceled")) || (data4 === "reversed"))){
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
@@ -27488,9 +27531,8 @@ return errors === 0;
 }
 validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b83ac1c73a44 = validate90;
-const schema93 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
-const pattern109 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
+export const query_b31046d82382 = validate90;
+const schema93 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["awaiting_settlement","pending","completed","canceled","reversed"]}},"additionalProperties":false};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27506,7 +27548,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "bounty_id")) || (key0 === "status"))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
 validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -27705,8 +27747,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -27726,131 +27768,25 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((((data4 === "awaiting_settlement") || (data4 === "pending")) || (data4 === "completed")) || (data4 === "canceled")) || (data4 === "reversed"))){
+validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.bounty_id !== undefined){
-let data5 = data.bounty_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["bounty_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate90.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern109.test(data5)){
-validate90.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "in_progress") || (data6 === "submitted")) || (data6 === "approved")) || (data6 === "denied"))){
-validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -27868,8 +27804,9 @@ return errors === 0;
 }
 validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b94c66091792 = validate91;
-const schema94 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"platform":{"type":"string","enum":["facebook","instagram","x","youtube","tiktok"]},"status":{"type":"string","enum":["connecting","connected","failed"]},"verified":{"type":"boolean"},"order":{"type":"string","enum":["created_at","display_order"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"]}},"additionalProperties":false};
+export const query_b83ac1c73a44 = validate91;
+const schema94 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
+const pattern109 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27883,12 +27820,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema94.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "bounty_id")) || (key0 === "status"))){
 validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28139,8 +28073,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.platform !== undefined){
-let data5 = data.platform;
+if(data.bounty_id !== undefined){
+let data5 = data.bounty_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -28160,20 +28094,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["platform"] = coerced5;
+data["bounty_id"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "facebook") || (data5 === "instagram")) || (data5 === "x")) || (data5 === "youtube")) || (data5 === "tiktok"))){
-validate91.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/enum",keyword:"enum",params:{allowedValues: schema94.properties.platform.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate91.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern109.test(data5)){
+validate91.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -28213,7 +28157,7 @@ data["status"] = coerced6;
 }
 }
 }
-if(!(((data6 === "connecting") || (data6 === "connected")) || (data6 === "failed"))){
+if(!((((data6 === "in_progress") || (data6 === "submitted")) || (data6 === "approved")) || (data6 === "denied"))){
 validate91.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -28221,126 +28165,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.verified !== undefined){
-let data7 = data.verified;
-const _errs16 = errors;
-if(typeof data7 !== "boolean"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "boolean"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(data7 === "false" || data7 === 0 || data7 === null){
-coerced7 = false;
-}
-else if(data7 === "true" || data7 === 1){
-coerced7 = true;
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["verified"] = coerced7;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.order;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["order"] = coerced8;
-}
-}
-}
-if(!((data8 === "created_at") || (data8 === "display_order"))){
-validate91.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema94.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-if(valid0){
-if(data.direction !== undefined){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate91.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema94.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -28360,8 +28184,8 @@ return errors === 0;
 }
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb22ee0b4286 = validate92;
-const schema95 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_b94c66091792 = validate92;
+const schema95 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"platform":{"type":"string","enum":["facebook","instagram","x","youtube","tiktok"]},"status":{"type":"string","enum":["connecting","connected","failed"]},"verified":{"type":"boolean"},"order":{"type":"string","enum":["created_at","display_order"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"]}},"additionalProperties":false};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28375,9 +28199,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
+if(!(func3.call(schema95.properties, key0))){
 validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28628,8 +28455,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.platform !== undefined){
+let data5 = data.platform;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -28649,30 +28476,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["platform"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate92.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((((data5 === "facebook") || (data5 === "instagram")) || (data5 === "x")) || (data5 === "youtube")) || (data5 === "tiktok"))){
+validate92.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/enum",keyword:"enum",params:{allowedValues: schema95.properties.platform.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern12.test(data5)){
-validate92.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -28680,8 +28497,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -28701,35 +28518,145 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data6 === "connecting") || (data6 === "connected")) || (data6 === "failed"))){
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern23.test(data6)){
-validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.verified !== undefined){
+let data7 = data.verified;
+const _errs16 = errors;
+if(typeof data7 !== "boolean"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "boolean"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(data7 === "false" || data7 === 0 || data7 === null){
+coerced7 = false;
+}
+else if(data7 === "true" || data7 === 1){
+coerced7 = true;
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/verified",schemaPath:"#/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["verified"] = coerced7;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.order;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["order"] = coerced8;
+}
+}
+}
+if(!((data8 === "created_at") || (data8 === "display_order"))){
+validate92.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+if(valid0){
+if(data.direction !== undefined){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate92.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema95.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -28749,8 +28676,8 @@ return errors === 0;
 }
 validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb2ae1316efb = validate93;
-const schema96 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_bb22ee0b4286 = validate93;
+const schema96 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28766,7 +28693,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema96.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -29017,47 +28944,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate93.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern12.test(data5)){
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -29077,289 +29017,35 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["user_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate93.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern47.test(data6)){
-validate93.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+if(!pattern23.test(data6)){
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["card_id"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate93.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern48.test(data7)){
-validate93.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["cardholder_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate93.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern49.test(data8)){
-validate93.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate93.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["created_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate93.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -29379,8 +29065,8 @@ return errors === 0;
 }
 validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bc793e893acf = validate94;
-const schema97 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","executed","superseded"]}},"additionalProperties":false};
+export const query_bb2ae1316efb = validate94;
+const schema97 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29396,7 +29082,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema97.properties, key0))){
 validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -29647,46 +29333,350 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
-if(!(((data5 === "ready") || (data5 === "executed")) || (data5 === "superseded"))){
-validate94.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate94.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate94.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern47.test(data6)){
+validate94.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.card_id !== undefined){
+let data7 = data.card_id;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["card_id"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 64){
+validate94.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern48.test(data7)){
+validate94.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["cardholder_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate94.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern49.test(data8)){
+validate94.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["status"] = coerced9;
+}
+}
+}
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate94.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data10 = data.created_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_after"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate94.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data11 = data.created_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["created_before"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate94.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -29705,8 +29695,8 @@ return errors === 0;
 }
 validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bcdc29e49bc7 = validate95;
-const schema98 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_bc793e893acf = validate95;
+const schema98 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["ready","executed","superseded"]}},"additionalProperties":false};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29720,18 +29710,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema98.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -29770,8 +29751,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate95.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate95.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -29866,8 +29847,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate95.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate95.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -29982,6 +29963,341 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "ready") || (data5 === "executed")) || (data5 === "superseded"))){
+validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_bcdc29e49bc7 = validate96;
+const schema99 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema99.properties, key0))){
+validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 366 || isNaN(data0)){
+validate96.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate96.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate96.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 366 || isNaN(data2)){
+validate96.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate96.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate96.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate96.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate96.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.currency !== undefined){
 let data5 = data.currency;
 const _errs12 = errors;
@@ -30003,7 +30319,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30017,7 +30333,7 @@ data["currency"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern3.test(data5)){
-validate95.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate96.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -30048,7 +30364,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30060,7 +30376,7 @@ data["direction"] = coerced6;
 }
 }
 if(!((data6 === "asc") || (data6 === "desc"))){
-validate95.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema98.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate96.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema99.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -30086,7 +30402,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30101,7 +30417,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats48.validate(data7))){
-validate95.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate96.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -30134,7 +30450,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30149,7 +30465,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats48.validate(data8))){
-validate95.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate96.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -30172,23 +30488,23 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate95.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bec9b4f20d41 = validate96;
-const schema99 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"ad_campaign_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"maxItems":100},"ad_group_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^adgrp_[A-Za-z0-9]+$"},"maxItems":100},"ad_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^ad_[A-Za-z0-9]+$"},"maxItems":100},"breakdown":{"type":"string","enum":["campaign","ad_group","ad"]},"granularity":{"type":"string","enum":["hourly","daily","weekly","monthly"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["company_id","from","to"]};
+export const query_bec9b4f20d41 = validate97;
+const schema100 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"ad_campaign_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^adcamp_[A-Za-z0-9]+$"},"maxItems":100},"ad_group_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^adgrp_[A-Za-z0-9]+$"},"maxItems":100},"ad_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^ad_[A-Za-z0-9]+$"},"maxItems":100},"breakdown":{"type":"string","enum":["campaign","ad_group","ad"]},"granularity":{"type":"string","enum":["hourly","daily","weekly","monthly"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["company_id","from","to"]};
 const pattern124 = new RegExp("^ad_[A-Za-z0-9]+$", "u");
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30199,14 +30515,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema99.properties, key0))){
-validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func3.call(schema100.properties, key0))){
+validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -30233,7 +30549,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30247,12 +30563,12 @@ data["company_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate96.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate96.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -30285,7 +30601,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30300,7 +30616,7 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate96.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -30333,7 +30649,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30348,7 +30664,7 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate96.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -30379,7 +30695,7 @@ if(dataType3 === "string" || dataType3 === "number"
 coerced3 = [data3];
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_campaign_ids",schemaPath:"#/properties/ad_campaign_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate97.errors = [{instancePath:instancePath+"/ad_campaign_ids",schemaPath:"#/properties/ad_campaign_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30393,7 +30709,7 @@ data["ad_campaign_ids"] = coerced3;
 if(errors === _errs8){
 if(Array.isArray(data3)){
 if(data3.length > 100){
-validate96.errors = [{instancePath:instancePath+"/ad_campaign_ids",schemaPath:"#/properties/ad_campaign_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate97.errors = [{instancePath:instancePath+"/ad_campaign_ids",schemaPath:"#/properties/ad_campaign_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -30420,7 +30736,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30434,12 +30750,12 @@ data3[i0] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate96.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern70.test(data4)){
-validate96.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/ad_campaign_ids/" + i0,schemaPath:"#/properties/ad_campaign_ids/items/pattern",keyword:"pattern",params:{pattern: "^adcamp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adcamp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -30478,7 +30794,7 @@ if(dataType5 === "string" || dataType5 === "number"
 coerced5 = [data5];
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_group_ids",schemaPath:"#/properties/ad_group_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate97.errors = [{instancePath:instancePath+"/ad_group_ids",schemaPath:"#/properties/ad_group_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30492,7 +30808,7 @@ data["ad_group_ids"] = coerced5;
 if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 100){
-validate96.errors = [{instancePath:instancePath+"/ad_group_ids",schemaPath:"#/properties/ad_group_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate97.errors = [{instancePath:instancePath+"/ad_group_ids",schemaPath:"#/properties/ad_group_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -30519,7 +30835,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30533,12 +30849,12 @@ data5[i1] = coerced6;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate96.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern99.test(data6)){
-validate96.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/pattern",keyword:"pattern",params:{pattern: "^adgrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adgrp_[A-Za-z0-9]+$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/ad_group_ids/" + i1,schemaPath:"#/properties/ad_group_ids/items/pattern",keyword:"pattern",params:{pattern: "^adgrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adgrp_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -30577,7 +30893,7 @@ if(dataType7 === "string" || dataType7 === "number"
 coerced7 = [data7];
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_ids",schemaPath:"#/properties/ad_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate97.errors = [{instancePath:instancePath+"/ad_ids",schemaPath:"#/properties/ad_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30591,7 +30907,7 @@ data["ad_ids"] = coerced7;
 if(errors === _errs16){
 if(Array.isArray(data7)){
 if(data7.length > 100){
-validate96.errors = [{instancePath:instancePath+"/ad_ids",schemaPath:"#/properties/ad_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate97.errors = [{instancePath:instancePath+"/ad_ids",schemaPath:"#/properties/ad_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -30618,7 +30934,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30632,12 +30948,12 @@ data7[i2] = coerced8;
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(func1(data8) > 64){
-validate96.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern124.test(data8)){
-validate96.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/pattern",keyword:"pattern",params:{pattern: "^ad_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ad_[A-Za-z0-9]+$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/ad_ids/" + i2,schemaPath:"#/properties/ad_ids/items/pattern",keyword:"pattern",params:{pattern: "^ad_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ad_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -30678,7 +30994,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/breakdown",schemaPath:"#/properties/breakdown/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/breakdown",schemaPath:"#/properties/breakdown/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30690,7 +31006,7 @@ data["breakdown"] = coerced9;
 }
 }
 if(!(((data9 === "campaign") || (data9 === "ad_group")) || (data9 === "ad"))){
-validate96.errors = [{instancePath:instancePath+"/breakdown",schemaPath:"#/properties/breakdown/enum",keyword:"enum",params:{allowedValues: schema99.properties.breakdown.enum},message:"must be equal to one of the allowed values"}];
+validate97.errors = [{instancePath:instancePath+"/breakdown",schemaPath:"#/properties/breakdown/enum",keyword:"enum",params:{allowedValues: schema100.properties.breakdown.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -30720,7 +31036,7 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30732,7 +31048,7 @@ data["granularity"] = coerced10;
 }
 }
 if(!((((data10 === "hourly") || (data10 === "daily")) || (data10 === "weekly")) || (data10 === "monthly"))){
-validate96.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: schema99.properties.granularity.enum},message:"must be equal to one of the allowed values"}];
+validate97.errors = [{instancePath:instancePath+"/granularity",schemaPath:"#/properties/granularity/enum",keyword:"enum",params:{allowedValues: schema100.properties.granularity.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -30762,7 +31078,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30776,7 +31092,7 @@ data["currency"] = coerced11;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern3.test(data11)){
-validate96.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -30798,432 +31114,6 @@ var valid0 = true;
 }
 }
 else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate96.errors = vErrors;
-return errors === 0;
-}
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_c2057b30c605 = validate97;
-const schema100 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
-
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
-validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate97.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate97.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate97.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate97.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate97.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate97.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data5)){
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data6 = data.currency;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["currency"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
-validate97.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
 validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -31233,9 +31123,8 @@ return errors === 0;
 }
 validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c80091eece40 = validate98;
-const schema101 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"identifier":{"type":"string","maxLength":254,"pattern":"^\\S+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern130 = new RegExp("^\\S+$", "u");
+export const query_c2057b30c605 = validate98;
+const schema101 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -31251,7 +31140,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "identifier")) || (key0 === "from")) || (key0 === "to"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
 validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -31502,8 +31391,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.identifier !== undefined){
-let data5 = data.identifier;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -31523,26 +31412,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate98.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["identifier"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 254){
-validate98.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+if(func1(data5) > 64){
+validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern130.test(data5)){
-validate98.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
+if(!pattern23.test(data5)){
+validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -31554,8 +31443,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data6 = data.from;
+if(data.currency !== undefined){
+let data6 = data.currency;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -31575,24 +31464,22 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate98.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["from"] = coerced6;
+data["currency"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate98.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!pattern3.test(data6)){
+validate98.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
-}
 }
 }
 }
@@ -31602,8 +31489,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data7 = data.to;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -31623,26 +31510,20 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate98.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["to"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate98.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
+validate98.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
@@ -31668,10 +31549,9 @@ return errors === 0;
 }
 validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c899d352eccc = validate99;
-const schema102 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern135 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
-const pattern136 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+export const query_c80091eece40 = validate99;
+const schema102 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"identifier":{"type":"string","maxLength":254,"pattern":"^\\S+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern130 = new RegExp("^\\S+$", "u");
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -31687,7 +31567,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema102.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "identifier")) || (key0 === "from")) || (key0 === "to"))){
 validate99.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -31938,8 +31818,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.identifier !== undefined){
+let data5 = data.identifier;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -31959,20 +31839,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate99.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["identifier"] = coerced5;
 }
 }
 }
-if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
-validate99.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 254){
+validate99.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
+}
+else {
+if(!pattern130.test(data5)){
+validate99.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -31980,8 +31870,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_reason !== undefined){
-let data6 = data.billing_reason;
+if(data.from !== undefined){
+let data6 = data.from;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -32001,20 +31891,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate99.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["billing_reason"] = coerced6;
+data["from"] = coerced6;
 }
 }
 }
-if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
-validate99.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema102.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate99.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -32022,8 +31918,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
+if(data.to !== undefined){
+let data7 = data.to;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -32043,22 +31939,24 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate99.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["currency"] = coerced7;
+data["to"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
+if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate99.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!(formats0(data7))){
+validate99.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
 }
 }
 }
@@ -32066,416 +31964,6 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data8 = data.plan_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["plan_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate99.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate99.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data9 = data.product_id;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_id"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(func1(data9) > 64){
-validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data9)){
-validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.membership_id !== undefined){
-let data10 = data.membership_id;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["membership_id"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate99.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern135.test(data10)){
-validate99.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data11 = data.member_id;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["member_id"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate99.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern136.test(data11)){
-validate99.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data12 = data.user_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["user_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data12)){
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data13 = data.query;
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data !== undefined){
-data["query"] = coerced13;
-}
-}
-}
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 200){
-validate99.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data14 = data.created_before;
-const _errs30 = errors;
-if(typeof data14 !== "string"){
-let dataType14 = typeof data14;
-let coerced14 = undefined;
-if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
-data14 = data14[0];
-dataType14 = typeof data14;
-if(typeof data14 === "string"){
-coerced14 = data14;
-}
-}
-if(!(coerced14 !== undefined)){
-if(dataType14 == "number" || dataType14 == "boolean"){
-coerced14 = "" + data14;
-}
-else if(data14 === null){
-coerced14 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced14 !== undefined){
-data14 = coerced14;
-if(data !== undefined){
-data["created_before"] = coerced14;
-}
-}
-}
-if(errors === _errs30){
-if(errors === _errs30){
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-validate99.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data15 = data.created_after;
-const _errs32 = errors;
-if(typeof data15 !== "string"){
-let dataType15 = typeof data15;
-let coerced15 = undefined;
-if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
-data15 = data15[0];
-dataType15 = typeof data15;
-if(typeof data15 === "string"){
-coerced15 = data15;
-}
-}
-if(!(coerced15 !== undefined)){
-if(dataType15 == "number" || dataType15 == "boolean"){
-coerced15 = "" + data15;
-}
-else if(data15 === null){
-coerced15 = "";
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced15 !== undefined){
-data15 = coerced15;
-if(data !== undefined){
-data["created_after"] = coerced15;
-}
-}
-}
-if(errors === _errs32){
-if(errors === _errs32){
-if(typeof data15 === "string"){
-if(!(formats0(data15))){
-validate99.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -32496,8 +31984,10 @@ return errors === 0;
 }
 validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cc7fde631499 = validate100;
-const schema103 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_c899d352eccc = validate100;
+const schema103 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern135 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
+const pattern136 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -32513,7 +32003,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
+if(!(func3.call(schema103.properties, key0))){
 validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -32712,8 +32202,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -32733,26 +32223,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate100.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate100.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -32764,8 +32254,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -32785,35 +32275,525 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate100.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
+validate100.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema103.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern12.test(data5)){
-validate100.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.billing_reason !== undefined){
+let data6 = data.billing_reason;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["billing_reason"] = coerced6;
+}
+}
+}
+if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
+validate100.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema103.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data8 = data.plan_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["plan_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate100.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate100.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data9 = data.product_id;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_id"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate100.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data9)){
+validate100.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.membership_id !== undefined){
+let data10 = data.membership_id;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["membership_id"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate100.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern135.test(data10)){
+validate100.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data11 = data.member_id;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["member_id"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate100.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern136.test(data11)){
+validate100.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data12 = data.user_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["user_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern23.test(data12)){
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data13 = data.query;
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data !== undefined){
+data["query"] = coerced13;
+}
+}
+}
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate100.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data14 = data.created_before;
+const _errs30 = errors;
+if(typeof data14 !== "string"){
+let dataType14 = typeof data14;
+let coerced14 = undefined;
+if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
+data14 = data14[0];
+dataType14 = typeof data14;
+if(typeof data14 === "string"){
+coerced14 = data14;
+}
+}
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data14;
+}
+else if(data14 === null){
+coerced14 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced14 !== undefined){
+data14 = coerced14;
+if(data !== undefined){
+data["created_before"] = coerced14;
+}
+}
+}
+if(errors === _errs30){
+if(errors === _errs30){
+if(typeof data14 === "string"){
+if(!(formats0(data14))){
+validate100.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data15 = data.created_after;
+const _errs32 = errors;
+if(typeof data15 !== "string"){
+let dataType15 = typeof data15;
+let coerced15 = undefined;
+if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
+data15 = data15[0];
+dataType15 = typeof data15;
+if(typeof data15 === "string"){
+coerced15 = data15;
+}
+}
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data15;
+}
+else if(data15 === null){
+coerced15 = "";
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced15 !== undefined){
+data15 = coerced15;
+if(data !== undefined){
+data["created_after"] = coerced15;
+}
+}
+}
+if(errors === _errs32){
+if(errors === _errs32){
+if(typeof data15 === "string"){
+if(!(formats0(data15))){
+validate100.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -32832,8 +32812,8 @@ return errors === 0;
 }
 validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cfcc1817ddc4 = validate101;
-const schema104 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_cc7fde631499 = validate101;
+const schema104 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -32849,7 +32829,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
 validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -33048,8 +33028,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -33069,26 +33049,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -33168,8 +33148,8 @@ return errors === 0;
 }
 validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d2649631c609 = validate102;
-const schema105 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
+export const query_cfcc1817ddc4 = validate102;
+const schema105 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -33185,7 +33165,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
 validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -33384,8 +33364,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -33405,20 +33385,30 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
-if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
-validate102.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema105.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
@@ -33426,8 +33416,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_type !== undefined){
-let data5 = data.event_type;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -33447,22 +33437,28 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["event_type"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate102.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data5) > 64){
+validate102.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern12.test(data5)){
+validate102.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -33488,8 +33484,8 @@ return errors === 0;
 }
 validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d576b216ce77 = validate103;
-const schema106 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_d2649631c609 = validate103;
+const schema106 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -33503,21 +33499,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema106.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
 validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -33716,8 +33700,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -33737,30 +33721,20 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
+validate103.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema106.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
@@ -33768,8 +33742,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.event_type !== undefined){
+let data5 = data.event_type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -33789,145 +33763,29 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["event_type"] = coerced5;
 }
 }
 }
-if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
-validate103.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema106.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate103.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.purpose !== undefined){
-let data6 = data.purpose;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["purpose"] = coerced6;
-}
-}
-}
-if(!((data6 === "identity") || (data6 === "ads_agreement"))){
-validate103.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema106.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data7 = data.order;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["order"] = coerced7;
-}
-}
-}
-if(!((data7 === "created_at") || (data7 === "updated_at"))){
-validate103.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate103.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema106.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
-}
 }
 }
 }
@@ -33946,8 +33804,8 @@ return errors === 0;
 }
 validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d863c2bb616e = validate104;
-const schema107 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_d576b216ce77 = validate104;
+const schema107 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -33961,9 +33819,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!(func3.call(schema107.properties, key0))){
 validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -34246,7 +34116,7 @@ data["status"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
 validate104.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema107.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -34256,8 +34126,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.purpose !== undefined){
+let data6 = data.purpose;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -34277,26 +34147,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate104.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["purpose"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate104.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "identity") || (data6 === "ads_agreement"))){
+validate104.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema107.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -34304,8 +34168,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+let data7 = data.order;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -34325,31 +34188,60 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate104.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["order"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate104.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data7 === "created_at") || (data7 === "updated_at"))){
+validate104.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema107.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
 }
 }
-var valid0 = _errs16 === errors;
 }
-else {
-var valid0 = true;
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate104.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema107.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
 }
 }
 }
@@ -34370,9 +34262,8 @@ return errors === 0;
 }
 validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_dab66cd9c71e = validate105;
-const schema108 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"api_key_id":{"type":"string","maxLength":64,"pattern":"^apik_[A-Za-z0-9]+$"},"operation":{"type":"string","maxLength":100},"status":{"type":"integer","minimum":100,"maximum":599},"outcome":{"type":"string","enum":["success","client_error","server_error"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-const pattern145 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
+export const query_d863c2bb616e = validate105;
+const schema108 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34386,12 +34277,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema108.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -34642,8 +34530,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_key_id !== undefined){
-let data5 = data.api_key_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -34663,30 +34551,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["api_key_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate105.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate105.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema108.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern145.test(data5)){
-validate105.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/pattern",keyword:"pattern",params:{pattern: "^apik_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apik_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -34694,8 +34572,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operation !== undefined){
-let data6 = data.operation;
+if(data.created_after !== undefined){
+let data6 = data.created_after;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -34715,22 +34593,24 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["operation"] = coerced6;
+data["created_after"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
+if(errors === _errs14){
 if(typeof data6 === "string"){
-if(func1(data6) > 100){
-validate105.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!(formats0(data6))){
+validate105.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
 }
 }
 }
@@ -34740,45 +34620,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
+if(data.created_before !== undefined){
+let data7 = data.created_before;
 const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate105.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["status"] = coerced7;
+data["created_before"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 599 || isNaN(data7)){
-validate105.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
-return false;
-}
-else {
-if(data7 < 100 || isNaN(data7)){
-validate105.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate105.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -34788,185 +34666,6 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.outcome !== undefined){
-let data8 = data.outcome;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["outcome"] = coerced8;
-}
-}
-}
-if(!(((data8 === "success") || (data8 === "client_error")) || (data8 === "server_error"))){
-validate105.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema108.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate105.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate105.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate105.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema108.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
 }
 }
 }
@@ -34987,8 +34686,9 @@ return errors === 0;
 }
 validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_de0c88b9f1df = validate106;
-const schema109 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_dab66cd9c71e = validate106;
+const schema109 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"api_key_id":{"type":"string","maxLength":64,"pattern":"^apik_[A-Za-z0-9]+$"},"operation":{"type":"string","maxLength":100},"status":{"type":"integer","minimum":100,"maximum":599},"outcome":{"type":"string","enum":["success","client_error","server_error"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+const pattern145 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -35002,99 +34702,13 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "account_id")){
+if(!(func3.call(schema109.properties, key0))){
 validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate106.errors = vErrors;
-return errors === 0;
-}
-validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_df89ddf33f61 = validate107;
-const schema110 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
-
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
-validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -35119,7 +34733,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate106.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -35133,12 +34747,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate107.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate106.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate107.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate106.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -35171,7 +34785,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35185,7 +34799,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate107.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate106.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -35215,7 +34829,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate106.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -35229,12 +34843,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate107.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate106.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate107.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate106.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -35267,7 +34881,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35281,7 +34895,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate107.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate106.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -35313,7 +34927,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -35327,12 +34941,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -35344,8 +34958,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
-let data5 = data.type;
+if(data.api_key_id !== undefined){
+let data5 = data.api_key_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -35365,20 +34979,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["type"] = coerced5;
+data["api_key_id"] = coerced5;
 }
 }
 }
-if(!((data5 === "image") || (data5 === "video"))){
-validate107.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema110.properties.type.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate106.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern145.test(data5)){
+validate106.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/pattern",keyword:"pattern",params:{pattern: "^apik_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apik_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -35386,8 +35010,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.operation !== undefined){
+let data6 = data.operation;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -35407,28 +35031,344 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["operation"] = coerced6;
 }
 }
 }
-if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
-validate107.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema110.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 100){
+validate106.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
 }
 }
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 599 || isNaN(data7)){
+validate106.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+return false;
+}
+else {
+if(data7 < 100 || isNaN(data7)){
+validate106.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outcome !== undefined){
+let data8 = data.outcome;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["outcome"] = coerced8;
+}
+}
+}
+if(!(((data8 === "success") || (data8 === "client_error")) || (data8 === "server_error"))){
+validate106.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema109.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate106.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate106.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate106.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema109.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_de0c88b9f1df = validate107;
+const schema110 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "account_id")){
+validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
@@ -35446,8 +35386,8 @@ return errors === 0;
 }
 validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e550f931770c = validate108;
-const schema111 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"platform":{"type":"string","enum":["ios","android","web"]},"status":{"type":"string","enum":["draft","pending","approved","rejected"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["app_id"]};
+export const query_df89ddf33f61 = validate108;
+const schema111 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -35461,18 +35401,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 let missing0;
-if((data.app_id === undefined) && (missing0 = "app_id")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema111.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
 validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -35671,8 +35608,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.app_id !== undefined){
-let data4 = data.app_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -35692,26 +35629,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["app_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate108.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern63.test(data4)){
-validate108.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data4)){
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -35723,8 +35660,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.platform !== undefined){
-let data5 = data.platform;
+if(data.type !== undefined){
+let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -35744,19 +35681,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate108.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["platform"] = coerced5;
+data["type"] = coerced5;
 }
 }
 }
-if(!(((data5 === "ios") || (data5 === "android")) || (data5 === "web"))){
-validate108.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/enum",keyword:"enum",params:{allowedValues: schema111.properties.platform.enum},message:"must be equal to one of the allowed values"}];
+if(!((data5 === "image") || (data5 === "video"))){
+validate108.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema111.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -35797,7 +35734,7 @@ data["status"] = coerced6;
 }
 }
 }
-if(!((((data6 === "draft") || (data6 === "pending")) || (data6 === "approved")) || (data6 === "rejected"))){
+if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
 validate108.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema111.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -35805,142 +35742,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate108.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate108.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate108.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema111.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
 }
 }
 }
@@ -35961,8 +35762,8 @@ return errors === 0;
 }
 validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e735d1f11715 = validate109;
-const schema112 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_e550f931770c = validate109;
+const schema112 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"app_id":{"type":"string","maxLength":64,"pattern":"^app_[A-Za-z0-9]+$"},"platform":{"type":"string","enum":["ios","android","web"]},"status":{"type":"string","enum":["draft","pending","approved","rejected"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["app_id"]};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -35976,9 +35777,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.app_id === undefined) && (missing0 = "app_id")){
+validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
+if(!(func3.call(schema112.properties, key0))){
 validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -36177,8 +35987,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.app_id !== undefined){
+let data4 = data.app_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -36198,26 +36008,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["app_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate109.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern63.test(data4)){
+validate109.errors = [{instancePath:instancePath+"/app_id",schemaPath:"#/properties/app_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -36229,8 +36039,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data5 = data.member_id;
+if(data.platform !== undefined){
+let data5 = data.platform;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -36250,35 +36060,205 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["member_id"] = coerced5;
+data["platform"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate109.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "ios") || (data5 === "android")) || (data5 === "web"))){
+validate109.errors = [{instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/enum",keyword:"enum",params:{allowedValues: schema112.properties.platform.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern136.test(data5)){
-validate109.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "draft") || (data6 === "pending")) || (data6 === "approved")) || (data6 === "rejected"))){
+validate109.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema112.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate109.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_before"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate109.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate109.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema112.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -36297,8 +36277,8 @@ return errors === 0;
 }
 validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e7734557b636 = validate110;
-const schema113 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_e735d1f11715 = validate110;
+const schema113 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -36312,12 +36292,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
 validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -36568,8 +36545,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.member_id !== undefined){
+let data5 = data.member_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -36589,63 +36566,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate110.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["member_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate110.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema113.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate110.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern136.test(data5)){
+validate110.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-let data6 = data.direction;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate110.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["direction"] = coerced6;
-}
-}
-}
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate110.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema113.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
 }
 }
 }
@@ -36664,8 +36613,8 @@ return errors === 0;
 }
 validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_ee09689bd96c = validate111;
-const schema114 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
+export const query_e7734557b636 = validate111;
+const schema114 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -36679,15 +36628,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.query === undefined) && (missing0 = "query")){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.direction === undefined){
+data.direction = "desc";
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate111.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -36726,8 +36672,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate111.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate111.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -36822,8 +36768,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate111.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate111.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -36886,8 +36832,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data4 = data.query;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -36907,26 +36853,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["query"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 100){
-validate111.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data4) > 64){
+validate111.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data4) < 1){
-validate111.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data4)){
+validate111.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -36938,8 +36884,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data5 = data.company_id;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -36959,36 +36905,63 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["company_id"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate111.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate111.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema114.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data5)){
-validate111.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate111.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate111.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema114.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
 }
 }
 }
@@ -37007,8 +36980,8 @@ return errors === 0;
 }
 validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_eef1fe7a3145 = validate112;
-const schema115 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_ee09689bd96c = validate112;
+const schema115 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -37023,14 +36996,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((data.query === undefined) && (missing0 = "query")){
 validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
 validate112.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -37069,8 +37042,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate112.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate112.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -37165,8 +37138,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate112.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate112.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -37229,8 +37202,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.query !== undefined){
+let data4 = data.query;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -37250,26 +37223,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["query"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate112.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data4) > 100){
+validate112.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate112.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func1(data4) < 1){
+validate112.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -37281,8 +37254,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
-let data5 = data.resource;
+if(data.company_id !== undefined){
+let data5 = data.company_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -37302,68 +37275,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["resource"] = coerced5;
+data["company_id"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
-validate112.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema115.properties.resource.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate112.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data5)){
+validate112.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate112.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
-validate112.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema115.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -37383,8 +37323,8 @@ return errors === 0;
 }
 validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f20a06e467b8 = validate113;
-const schema116 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
+export const query_eef1fe7a3145 = validate113;
+const schema116 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -37398,9 +37338,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
 validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -37651,8 +37597,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data5 = data.cardholder_id;
+if(data.resource !== undefined){
+let data5 = data.resource;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -37672,30 +37618,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["cardholder_id"] = coerced5;
+data["resource"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate113.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
+validate113.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema116.properties.resource.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern49.test(data5)){
-validate113.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -37703,8 +37639,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -37724,74 +37660,22 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate113.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data6)){
-validate113.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate113.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
+if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
 validate113.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema116.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
@@ -37815,8 +37699,8 @@ return errors === 0;
 }
 validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f30e1a5d1979 = validate114;
-const schema117 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
+export const query_f20a06e467b8 = validate114;
+const schema117 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -37830,12 +37714,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema117.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
 validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -38034,8 +37915,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -38055,26 +37936,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate114.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate114.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate114.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate114.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -38086,8 +37967,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.cardholder_id !== undefined){
+let data5 = data.cardholder_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -38107,26 +37988,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["cardholder_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate114.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern12.test(data5)){
-validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern49.test(data5)){
+validate114.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -38138,8 +38019,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -38159,20 +38040,30 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate114.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema117.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate114.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern23.test(data6)){
+validate114.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -38180,8 +38071,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -38201,290 +38092,25 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["reason"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate114.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema117.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
+validate114.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema117.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate114.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate114.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate114.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema117.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-if(valid0){
-if(data.statuses !== undefined){
-let data12 = data.statuses;
-const _errs26 = errors;
-if(!(Array.isArray(data12))){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(Array.isArray(data12)){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 === "string" || dataType12 === "number"
-              || dataType12 === "boolean" || data12 === null){
-coerced12 = [data12];
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["statuses"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(Array.isArray(data12)){
-if(data12.length > 8){
-validate114.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-let data13 = data12[i0];
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate114.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data12 !== undefined){
-data12[i0] = coerced13;
-}
-}
-}
-if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
-validate114.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema117.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs28 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -38505,8 +38131,8 @@ return errors === 0;
 }
 validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f5838cc44e8d = validate115;
-const schema118 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
+export const query_f30e1a5d1979 = validate115;
+const schema118 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -38520,6 +38146,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema118.properties, key0))){
@@ -38773,47 +38402,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statuses !== undefined){
-let data5 = data.statuses;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["statuses"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 20){
-validate115.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate115.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern12.test(data5)){
+validate115.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -38833,127 +38475,62 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
 }
 }
 }
-if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
-validate115.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema118.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate115.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema118.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_ids !== undefined){
-let data7 = data.plan_ids;
+if(data.reason !== undefined){
+let data7 = data.reason;
 const _errs16 = errors;
-if(!(Array.isArray(data7))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(Array.isArray(data7)){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "string" || dataType7 === "number"
-              || dataType7 === "boolean" || data7 === null){
-coerced7 = [data7];
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_ids"] = coerced7;
+data["reason"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(Array.isArray(data7)){
-if(data7.length > 100){
-validate115.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate115.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema118.properties.reason.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-var valid2 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate115.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data7 !== undefined){
-data7[i1] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate115.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate115.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
@@ -38961,47 +38538,94 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_ids !== undefined){
-let data9 = data.product_ids;
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate115.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
 const _errs20 = errors;
-if(!(Array.isArray(data9))){
+if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
 let coerced9 = undefined;
 if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
 data9 = data9[0];
 dataType9 = typeof data9;
-if(Array.isArray(data9)){
+if(typeof data9 === "string"){
 coerced9 = data9;
 }
 }
 if(!(coerced9 !== undefined)){
-if(dataType9 === "string" || dataType9 === "number"
-              || dataType9 === "boolean" || data9 === null){
-coerced9 = [data9];
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["product_ids"] = coerced9;
+data["created_after"] = coerced9;
 }
 }
 }
 if(errors === _errs20){
-if(Array.isArray(data9)){
-if(data9.length > 100){
-validate115.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate115.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
 else {
-var valid3 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -39021,142 +38645,161 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
-if(data9 !== undefined){
-data9[i2] = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
+if(errors === _errs22){
 if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate115.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data10)){
-validate115.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data10))){
+validate115.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 }
-var valid3 = _errs22 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_ids !== undefined){
-let data11 = data.user_ids;
+let data11 = data.direction;
 const _errs24 = errors;
-if(!(Array.isArray(data11))){
+if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if(Array.isArray(data11)){
+if(typeof data11 === "string"){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["user_ids"] = coerced11;
+data["direction"] = coerced11;
 }
 }
 }
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 100){
-validate115.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate115.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema118.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-var valid4 = true;
-const len3 = data11.length;
-for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
+var valid0 = _errs24 === errors;
+if(valid0){
+if(data.statuses !== undefined){
+let data12 = data.statuses;
 const _errs26 = errors;
-if(typeof data12 !== "string"){
+if(!(Array.isArray(data12))){
 let dataType12 = typeof data12;
 let coerced12 = undefined;
 if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
 data12 = data12[0];
 dataType12 = typeof data12;
-if(typeof data12 === "string"){
+if(Array.isArray(data12)){
 coerced12 = data12;
 }
 }
 if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
+if(dataType12 === "string" || dataType12 === "number"
+              || dataType12 === "boolean" || data12 === null){
+coerced12 = [data12];
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced12 !== undefined){
 data12 = coerced12;
-if(data11 !== undefined){
-data11[i3] = coerced12;
+if(data !== undefined){
+data["statuses"] = coerced12;
 }
 }
 }
 if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate115.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data12)){
+if(data12.length > 8){
+validate115.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
 return false;
 }
 else {
-if(!pattern23.test(data12)){
-validate115.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+var valid1 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate115.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data12 !== undefined){
+data12[i0] = coerced13;
 }
 }
-var valid4 = _errs26 === errors;
-if(!valid4){
+}
+if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
+validate115.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema118.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs28 === errors;
+if(!valid1){
 break;
 }
 }
 }
 }
 }
-var valid0 = _errs24 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -39178,8 +38821,8 @@ return errors === 0;
 }
 validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f58ae0836e43 = validate116;
-const schema119 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_f5838cc44e8d = validate116;
+const schema119 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39195,7 +38838,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!(func3.call(schema119.properties, key0))){
 validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -39446,50 +39089,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.statuses !== undefined){
+let data5 = data.statuses;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["statuses"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate116.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema119.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 20){
+validate116.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-}
 else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -39509,71 +39149,124 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["created_after"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate116.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
+validate116.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema119.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
 }
 }
 }
-var valid0 = _errs14 === errors;
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.plan_ids !== undefined){
+let data7 = data.plan_ids;
 const _errs16 = errors;
-if(typeof data7 !== "string"){
+if(!(Array.isArray(data7))){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(typeof data7 === "string"){
+if(Array.isArray(data7)){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
+if(dataType7 === "string" || dataType7 === "number"
+              || dataType7 === "boolean" || data7 === null){
+coerced7 = [data7];
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["plan_ids"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate116.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(Array.isArray(data7)){
+if(data7.length > 100){
+validate116.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data7 !== undefined){
+data7[i1] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate116.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate116.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
 }
 }
 }
@@ -39582,6 +39275,205 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.product_ids !== undefined){
+let data9 = data.product_ids;
+const _errs20 = errors;
+if(!(Array.isArray(data9))){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(Array.isArray(data9)){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "string" || dataType9 === "number"
+              || dataType9 === "boolean" || data9 === null){
+coerced9 = [data9];
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_ids"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(Array.isArray(data9)){
+if(data9.length > 100){
+validate116.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data9 !== undefined){
+data9[i2] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate116.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data10)){
+validate116.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs22 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_ids !== undefined){
+let data11 = data.user_ids;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["user_ids"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100){
+validate116.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i3] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate116.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern23.test(data12)){
+validate116.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs26 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -39602,8 +39494,8 @@ return errors === 0;
 }
 validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f83a0e5fe339 = validate117;
-const schema120 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
+export const query_f58ae0836e43 = validate117;
+const schema120 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39619,7 +39511,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -39818,8 +39710,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -39839,26 +39731,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate117.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate117.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -39902,7 +39794,7 @@ data["status"] = coerced5;
 }
 }
 }
-if(!((data5 === "pending") || (data5 === "verified"))){
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
 validate117.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema120.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -39910,6 +39802,104 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate117.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate117.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -39928,8 +39918,8 @@ return errors === 0;
 }
 validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f83e95b6b7a5 = validate118;
-const schema121 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"]}},"additionalProperties":false,"required":["company_id"]};
+export const query_f83a0e5fe339 = validate118;
+const schema121 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39943,15 +39933,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "created_after")) || (key0 === "created_before")) || (key0 === "direction"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate118.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -40150,8 +40134,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -40171,26 +40155,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate118.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate118.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate118.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -40202,8 +40186,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data5 = data.created_after;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -40223,124 +40207,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate118.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["created_after"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate118.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data5 === "pending") || (data5 === "verified"))){
+validate118.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data6 = data.created_before;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate118.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["created_before"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate118.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.direction !== undefined){
-let data7 = data.direction;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate118.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["direction"] = coerced7;
-}
-}
-}
-if(!((data7 === "asc") || (data7 === "desc"))){
-validate118.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema121.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -40359,9 +40244,8 @@ return errors === 0;
 }
 validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fa7d3bdeed51 = validate119;
-const schema122 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern167 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+export const query_f83e95b6b7a5 = validate119;
+const schema122 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"]}},"additionalProperties":false,"required":["company_id"]};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -40375,345 +40259,16 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.interval === undefined){
-data.interval = "day";
-}
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+if((data.company_id === undefined) && (missing0 = "company_id")){
 validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "created_after")) || (key0 === "created_before")) || (key0 === "direction"))){
 validate119.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate119.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate119.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from !== undefined){
-let data1 = data.from;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["from"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 40){
-validate119.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-else {
-if(!pattern167.test(data1)){
-validate119.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data2 = data.to;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(typeof data2 === "string"){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["to"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 40){
-validate119.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-else {
-if(!pattern167.test(data2)){
-validate119.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data3 = data.interval;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["interval"] = coerced3;
-}
-}
-}
-if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
-validate119.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema122.properties.interval.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-if(valid0){
-if(data.time_zone !== undefined){
-let data4 = data.time_zone;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["time_zone"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate119.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate119.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["currency"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate119.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate119.errors = vErrors;
-return errors === 0;
-}
-validate119.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_fb4b9ee9ac01 = validate120;
-const schema123 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["active","removed"]}},"additionalProperties":false};
-
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate120.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
-validate120.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -40738,7 +40293,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate119.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -40752,12 +40307,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate120.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate119.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate120.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate119.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -40790,7 +40345,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -40804,7 +40359,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate120.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate119.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -40834,7 +40389,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate119.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -40848,12 +40403,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate120.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate119.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate120.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate119.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -40886,7 +40441,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -40900,7 +40455,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate120.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate119.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -40911,8 +40466,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -40932,25 +40487,513 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "active") || (data4 === "removed"))){
-validate120.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate119.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate119.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data5 = data.created_after;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate119.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["created_after"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate119.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data6 = data.created_before;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate119.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_before"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate119.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.direction !== undefined){
+let data7 = data.direction;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate119.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["direction"] = coerced7;
+}
+}
+}
+if(!((data7 === "asc") || (data7 === "desc"))){
+validate119.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema122.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fa7d3bdeed51 = validate120;
+const schema123 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+const pattern167 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate120.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.interval === undefined){
+data.interval = "day";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+validate120.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate120.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate120.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["from"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 40){
+validate120.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern167.test(data1)){
+validate120.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["to"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 40){
+validate120.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern167.test(data2)){
+validate120.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data3 = data.interval;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["interval"] = coerced3;
+}
+}
+}
+if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
+validate120.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema123.properties.interval.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+if(valid0){
+if(data.time_zone !== undefined){
+let data4 = data.time_zone;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["time_zone"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate120.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data5 = data.currency;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["currency"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+validate120.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }

@@ -2,16 +2,20 @@
 import type { ExtraRoute, Mount } from '../runtime/app.js';
 import { receiptRoutes } from './payments/receipts.js';
 import { fileRoutes } from './files/file-routes.js';
+import { hostedAppRoutes } from './apps/hosted-app-pages.js';
+import { websiteRoutes } from './accounts/website-pages.js';
 import { authenticationRoutes } from './sandbox/authentication-page.js';
 import { oauthRoutes } from './sandbox/oauth-page.js';
 import { transferRoutes } from './transfers/transfer-pages.js';
+import { checkoutRoutes } from './checkout/checkout-routes.js';
 import { v2GuideRoutes } from './v2/migration-guide-route.js';
 import { v2Api } from '../runtime/v2/legacy-api.js';
 import { v2Routes, v2Settings } from '../generated/v2-routes.js';
 import { operations } from '../generated/routes.js';
 import type { SecretRoute } from '../runtime/secret-paths.js';
 
-export const extraRoutes: ExtraRoute[] = [...receiptRoutes, ...authenticationRoutes, ...oauthRoutes, ...transferRoutes, ...v2GuideRoutes, ...fileRoutes];
+export const extraRoutes: ExtraRoute[] = [...receiptRoutes, ...authenticationRoutes, ...oauthRoutes, ...transferRoutes, ...checkoutRoutes, ...v2GuideRoutes, ...fileRoutes,
+  ...hostedAppRoutes, ...websiteRoutes];
 
 /** The deprecated v2 API (spec/v2.yaml), served beside the Current API over the same operations. */
 export const mounts: Mount[] = [Object.assign(

@@ -1,6 +1,6 @@
 // Creating accounts: id, unique route slug and client id. Used by POST /accounts, the CLI and the demo seed.
 import type { Knex } from 'knex';
-import { SALES_PERCENTAGE } from '../partners/accrue.js';
+import { referAccount } from '../partners/refer.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { conflict } from '../../runtime/errors.js';
 import { nowMs } from '../shared/now.js';
@@ -44,14 +44,13 @@ async function siblingWithExternalId(db: Knex, parentId: string, externalId: str
   return row?.id ?? null;
 }
 
-/** An account made with affiliate_code becomes a partner business of the user with that username (the referrer
- * was checked by POST /accounts; an unknown one here refers nobody). */
+/** An account made with affiliate_code becomes a partner business of the user with that username, and of that
+ * user's own referrer (handlers/partners/refer.ts; the referrer was checked by POST /accounts; an unknown one here
+ * refers nobody). */
 export async function referPartnerBusiness(db: Knex, accountId: string, username: string): Promise<void> {
   const partner = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
   if (!partner) return;
-  await db('partner_businesses').insert({
-    id: newId('pbiz_'), account_id: accountId, partner_user_id: partner.id, sales_percentage: SALES_PERCENTAGE, referral_started_at: nowMs(db),
-  });
+  await referAccount(db, accountId, partner.id);
 }
 
 export async function insertAccount(db: Knex, input: NewAccount): Promise<Record<string, any>> {

@@ -1,7 +1,8 @@
 // Hosted websites built from a blueprint (a hosted app). Creating one checks the blueprint, counts the use on the
 // app (its template_usage) and records the site as queued with its deployment job, all in the account's creating
 // transaction; the deploy_blueprint task then deploys the blueprint's production web build at the account's route,
-// or fails the site when the blueprint has no approved one. The API never waits for the deployment.
+// or fails the site when the blueprint has no approved one. The API never waits for the deployment: GET
+// /accounts/{id}/website shows its state, and website-pages.ts serves the deployed build at /sites/<route>/.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { HandlerContext } from '../../runtime/handler.js';
@@ -9,11 +10,9 @@ import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { loadApp } from '../apps/load-app.js';
 import { nowMs } from '../shared/now.js';
+import { websitePath } from '../shared/hosted-paths.js';
 
 export const DEPLOY_BLUEPRINT = 'deploy_blueprint';
-
-/** Websites are served at <account route>.SITES_HOST (simulated hosting, like apps' APP_HOST). */
-export const SITES_HOST = 'sites.commerce.test';
 
 /** The blueprint must be a hosted app the caller can see (404 naming blueprint_id otherwise): an API integration
  * has nothing to deploy. Checked before the account is written, so a refused blueprint writes nothing. */
@@ -48,7 +47,8 @@ export async function deploySite(db: Knex, siteId: string): Promise<void> {
     }
     const account = await trx('accounts').where({ id: site.account_id }).first('route');
     await trx('account_sites').where({ id: siteId }).update({
-      status: 'deployed', app_build_id: build.id, url: `https://${account.route}.${SITES_HOST}`,
+      // The path, not an address: the view puts PUBLIC_BASE_URL before it when read (website-fields.ts).
+      status: 'deployed', app_build_id: build.id, url: websitePath(account.route),
       deployed_at: nowMs(trx), updated_at: nowMs(trx),
     });
   });

@@ -47,7 +47,8 @@ async function rewardsAllowed(access: Access, accountId: string): Promise<boolea
   return (await access.has(accountId, 'company:balance:read')) || (await access.has(accountId, 'stats:read'));
 }
 
-/** The milestones with the account's progress; `$rewards` (milestone -> payout status) came with its statement. */
+/** The milestones with the account's progress (lifetime volume: handlers/accounts/lifetime-volume.ts); `$rewards`
+ * (milestone -> payout status) came with its statement. A reward paid stays paid, even under the threshold again. */
 function rewardsOf(row: Row, milestones: readonly Record<string, any>[]): RewardMilestone[] {
   const paid: Record<string, RewardMilestone['payout_status']> = row.$rewards ?? {};
   return milestones.map((m) => {
@@ -58,7 +59,7 @@ function rewardsOf(row: Row, milestones: readonly Record<string, any>[]): Reward
       threshold: money(m.threshold_usd),
       progress: money(Math.min(row.lifetime_volume_usd, m.threshold_usd)),
       qualified,
-      payout_status: qualified ? (paid[m.id] ?? 'pending') : 'not_qualified',
+      payout_status: paid[m.id] ?? (qualified ? 'pending' : 'not_qualified'),
     };
   });
 }

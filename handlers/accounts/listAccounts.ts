@@ -47,9 +47,10 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   if (query.created_after) q.where('accounts.created_at', '>', query.created_after);
   if (query.created_before) q.where('accounts.created_at', '<', query.created_before);
   await requireVolumeAccess(ctx, query, q);
-  // Bounds are dollars and the column is cents: multiply in numeric so 0.29 means exactly 29 cents.
-  if (query.volume_min !== undefined) q.whereRaw('accounts.lifetime_volume_usd >= ?::numeric * 100', [String(query.volume_min)]);
-  if (query.volume_max !== undefined) q.whereRaw('accounts.lifetime_volume_usd <= ?::numeric * 100', [String(query.volume_max)]);
+  // Bounds are dollars and the column is whole cents: multiply in numeric so 0.29 means exactly 29 cents, then round
+  // inwards to a bigint (v >= x is v >= ceil(x) for an integer v), so the column is compared as it is indexed.
+  if (query.volume_min !== undefined) q.whereRaw('accounts.lifetime_volume_usd >= ceil(?::numeric * 100)::bigint', [String(query.volume_min)]);
+  if (query.volume_max !== undefined) q.whereRaw('accounts.lifetime_volume_usd <= floor(?::numeric * 100)::bigint', [String(query.volume_max)]);
 
   const { rows, page_info } = await paginate<Row>(q, query, {
     defaultSize: ctx.defaultPageSize,

@@ -4,6 +4,7 @@ import { readRow } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { lockGroup } from './load.js';
 import { adColumns } from './ad-write.js';
+import { syncNetworkPost } from './network-posts.js';
 import { adViews } from './views.js';
 import { statsWindow } from './stats-window.js';
 import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
@@ -19,6 +20,7 @@ export const createAd: Handler<'createAd'> = async ({ body }, ctx) => {
     status: body.status ?? 'active', call_to_action: body.call_to_action ?? null, url: body.url ?? null, post_source: body.post_source ?? null,
     ...columns,
   });
+  await syncNetworkPost(ctx.db, id);
   await afterCampaignChange(ctx.db, group.ad_campaign_id, before);
   const view = (await adViews(ctx.db, [(await readRow(ctx.db, resources.Ad, id))!], statsWindow({})))[0]!;
   await ctx.emit('ad.created', group.account_id, view);

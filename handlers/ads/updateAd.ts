@@ -5,6 +5,7 @@ import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { lockAd } from './load.js';
 import { adColumns } from './ad-write.js';
+import { syncNetworkPost } from './network-posts.js';
 import { adViews } from './views.js';
 import { statsWindow } from './stats-window.js';
 
@@ -19,6 +20,7 @@ export const updateAd: Handler<'updateAd'> = async ({ path, body }, ctx) => {
   for (const f of ['title', 'call_to_action', 'url'] as const) if (body[f] !== undefined) patch[f] = body[f];
   const changed = Object.keys(patch).length > 0;
   if (changed) await ctx.db('ads').where({ id: row.id }).update({ ...patch, updated_at: nowMs(ctx.db) });
+  if (changed) await syncNetworkPost(ctx.db, row.id);
   const view = (await adViews(ctx.db, [(await readRow(ctx.db, resources.Ad, row.id))!], statsWindow({})))[0]!;
   if (changed) await ctx.emit('ad.updated', row.account_id, view);
   return view;

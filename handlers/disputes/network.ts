@@ -17,6 +17,7 @@ import { lockWithPayment } from '../payments/lock-with-payment.js';
 import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { reversePartnerEarning } from '../partners/reverse.js';
+import { recountVolume } from '../accounts/lifetime-volume.js';
 import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened, type PaymentClearing } from './dispute-ledger.js';
 import { postEntries, type Entry } from '../ledger/post.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
@@ -159,6 +160,7 @@ export async function closeUnanswered(db: Knex, disputeId: string): Promise<void
       .update({ status: transition('Dispute', d.status, 'close'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
     // The buyer keeps the money: the partner's commission on it is taken back (handlers/partners/reverse.ts).
     const reversal = await reversePartnerEarning(trx, d.payment_id, d.id, 'chargeback');
+    await recountVolume(trx, d.payment_id); // and the seller's lifetime volume loses it (accounts/lifetime-volume.ts)
     if (reversal) await postEntries(trx, [reversal]);
     await recordEvent(trx, 'dispute.closed', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
@@ -176,6 +178,7 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
     // Won, the amount comes back; lost, the buyer keeps it and the partner's commission on it is taken back.
     const entry = won ? await disputeReturnedEntry(trx, d, 'won', payment) : await reversePartnerEarning(trx, d.payment_id, d.id, 'chargeback');
+    if (!won) await recountVolume(trx, d.payment_id); // the seller's lifetime volume loses it (accounts/lifetime-volume.ts)
     if (entry) await postEntries(trx, [entry]);
     await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });

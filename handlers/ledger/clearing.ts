@@ -16,6 +16,7 @@ import { nowMs } from '../shared/now.js';
 import { ledgerOf } from './ledgers.js';
 import { postEntries, type Entry } from './post.js';
 import { autoTopUpLedger, recordAutoTopUp } from '../cards/auto-top-up.js';
+import { settlePartnerEarnings } from '../partners/clear.js';
 
 export const CLEAR_DUE_FUNDS = 'clear_due_funds';
 
@@ -50,6 +51,8 @@ export async function clearDueFunds(db: Knex): Promise<number> {
       ] });
       if (cards && amount > 0) topUps.push({ payment, amount });
     }
+    // A referred payment's partner earnings settle with it (handlers/partners/clear.ts).
+    entries.push(...await settlePartnerEarnings(trx, due.map((p) => p.id)));
     // One statement for the batch: its balance rows are locked in one order (handlers/ledger/post.ts postEntries).
     await postEntries(trx, entries);
     for (const { payment, amount } of topUps) await recordAutoTopUp(trx, payment, amount);

@@ -67,7 +67,8 @@ interface SourceInput {
 const instrumentOf = (row: Record<string, any>) =>
   ({ brand: row.card_brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year });
 
-export async function resolveSource(ctx: HandlerContext, body: SourceInput): Promise<PaymentSource> {
+/** `ctx`: the request's (POST /payments), or the hosted checkout page's (handlers/checkout), which has no credential. */
+export async function resolveSource(ctx: Pick<HandlerContext, 'db' | 'flag'>, body: SourceInput): Promise<PaymentSource> {
   if (body.save_payment_method && !body.confirmation_token) {
     throw invalid('save_payment_method saves the card of a confirmation token; a saved-method charge has nothing new to save', 'save_payment_method');
   }

@@ -15,6 +15,7 @@ import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
 import { queueNetworkReport } from '../disputes/network.js';
 import { accruePartnerEarning } from '../partners/accrue.js';
+import { countSettledVolume } from '../accounts/lifetime-volume.js';
 
 export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
 
@@ -35,7 +36,9 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   const settled = await settledEntry(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
   // A referred account's partner earns its share of the platform fee in this same transaction, in the same statement.
   const earned = await accruePartnerEarning(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total, product_id: payment.product_id ?? null }, fees.platform);
-  await postEntries(db, earned ? [settled, earned] : [settled]);
+  // The seller's lifetime volume grows by usd_total and any milestone it reaches pays its reward, posted with the rest.
+  const rewards = await countSettledVolume(db, payment.id, emit);
+  await postEntries(db, [settled, ...(earned ? [earned] : []), ...rewards]);
   const fulfilment = await fulfil(db, payment);
   const paymentMethodId = await savedCard(db, payment, fulfilment.memberId) ?? payment.payment_method_id;
   await db('payments').where({ id: payment.id }).update({

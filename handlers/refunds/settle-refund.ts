@@ -13,6 +13,7 @@ import { nowMs } from '../shared/now.js';
 import { preventByRefund } from '../disputes/network.js';
 import { closeOnFullRefund } from '../resolution_center_cases/case-steps.js';
 import { reversePartnerEarning } from '../partners/reverse.js';
+import { recountVolume } from '../accounts/lifetime-volume.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -45,6 +46,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     // which posts the refund's entry with the disputes' returns.
     // The partner's commission on what went back to the buyer is taken back with it (handlers/partners/reverse.ts).
     const reversal = await reversePartnerEarning(trx, payment.id, refund.id, 'refund');
+    await recountVolume(trx, payment.id); // the seller's lifetime volume loses what went back (accounts/lifetime-volume.ts)
     await preventByRefund(trx, payment, [
       await refundEntry(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount }),
       ...(reversal ? [reversal] : []),

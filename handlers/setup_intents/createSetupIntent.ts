@@ -1,12 +1,15 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Operations } from '../../generated/types.js';
 import { seal } from '../../runtime/sealed-secrets.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { SAVE_SETUP_INTENT, saveSetupIntent } from './save-setup-intent.js';
 import { setupSource } from './setup-intent-source.js';
 import { setupIntentRows, setupIntentView } from './setup-intent-view.js';
 
-/** POST /setup_intents: created processing; saved by the worker, or right here for versions before 2026-08-28. */
-export const createSetupIntent: Handler<'createSetupIntent'> = async ({ body }, ctx) => {
+/** Writes a setup intent, processing, and queues its saving (or saves it at once for versions before 2026-08-28);
+ * returns its id. POST /setup_intents and the hosted checkout page (handlers/checkout) both start one here. */
+export async function startSetupIntent(ctx: Pick<HandlerContext, 'db' | 'flag' | 'addJob'>,
+  body: Operations['createSetupIntent']['input']['body']): Promise<string> {
   const source = await setupSource(ctx.db, body);
   const id = newId('seti_');
   await ctx.db('setup_intents').insert({
@@ -28,6 +31,12 @@ export const createSetupIntent: Handler<'createSetupIntent'> = async ({ body }, 
   } else {
     await saveSetupIntent(ctx.db, id);
   }
+  return id;
+}
+
+/** POST /setup_intents: created processing; saved by the worker, or right here for versions before 2026-08-28. */
+export const createSetupIntent: Handler<'createSetupIntent'> = async ({ body }, ctx) => {
+  const id = await startSetupIntent(ctx, body);
   // The creator holds payment:charge on the account (the runtime checked it), so it sees the secret.
   return setupIntentView(await setupIntentRows(ctx.db).where('si.id', id).first(), true);
 };

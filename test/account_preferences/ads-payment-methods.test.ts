@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeBalance, makeCard } from './preference-fixtures.js';
 
 const t = suite('ads_payment_methods in account preferences');
@@ -14,9 +15,10 @@ const patch = (o: { accountId: string; key: string }, body: unknown) =>
 
 t('a business balance as primary and a card as backup expand to their facts', async () => {
   const o = await makeOwner(app.db, { title: 'Acme Ads' });
-  await app.db('accounts').where({ id: o.accountId }).update({ logo_url: 'https://cdn.example.com/acme.png' });
+  const logo = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD_VERSION, body: { logo_url: 'https://cdn.example.com/acme.png' } });
+  assert.is(logo.status, 200, JSON.stringify(logo.body));
   const balance = await makeBalance(app.db, { accountId: o.accountId, kind: 'business', title: 'Main balance' });
-  const card = await makeCard(app.db, o.accountId, { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2029 });
+  const card = await makeCard(app, o.accountId, { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2029 });
   const res = await patch(o, { ads_payment_methods: { primary: { type: 'platform_balance', id: balance }, backup: { type: 'card', id: card } } });
   assert.is(res.status, 200);
   assert.equal(res.body.ads_payment_methods, {
@@ -34,7 +36,8 @@ t('a business balance without a title shows the account title; a personal balanc
   const o = await makeOwner(app.db, { title: 'Untitled Co' });
   const business = await makeBalance(app.db, { accountId: o.accountId, kind: 'business' });
   const person = await makeUser(app.db);
-  await app.db('users').where({ id: person.id }).update({ profile_picture_url: 'https://cdn.example.com/me.png' });
+  const picture = await app.request('PATCH', `/users/${person.id}`, { token: person.token, version: HEAD_VERSION, body: { profile_picture_url: 'https://cdn.example.com/me.png' } });
+  assert.is(picture.status, 200, JSON.stringify(picture.body));
   const personal = await makeBalance(app.db, { accountId: o.accountId, kind: 'personal', title: 'My wallet', userId: person.id });
   const a = await patch(o, { ads_payment_methods: { primary: { type: 'platform_balance', id: business } } });
   assert.is(a.body.ads_payment_methods.primary.title, 'Untitled Co');
@@ -46,8 +49,8 @@ t('a business balance without a title shows the account title; a personal balanc
 
 t('sent keys replace, omitted keys stay, null removes one, null for the object clears billing', async () => {
   const o = await makeOwner(app.db);
-  const card1 = await makeCard(app.db, o.accountId);
-  const card2 = await makeCard(app.db, o.accountId, { last4: '1881' });
+  const card1 = await makeCard(app, o.accountId);
+  const card2 = await makeCard(app, o.accountId, { last4: '1881' });
   await patch(o, { ads_payment_methods: { primary: { type: 'card', id: card1 }, backup: { type: 'card', id: card2 } } });
   const kept = await patch(o, { ads_payment_methods: {} });
   assert.is(kept.body.ads_payment_methods.primary.id, card1);
@@ -62,7 +65,7 @@ t('sent keys replace, omitted keys stay, null removes one, null for the object c
 
 t('the type must match the id prefix', async () => {
   const o = await makeOwner(app.db);
-  const card = await makeCard(app.db, o.accountId);
+  const card = await makeCard(app, o.accountId);
   const balance = await makeBalance(app.db, { accountId: o.accountId, kind: 'business' });
   const a = await patch(o, { ads_payment_methods: { primary: { type: 'platform_balance', id: card } } });
   assert.is(a.status, 400);
@@ -76,9 +79,9 @@ t('the type must match the id prefix', async () => {
 t('ids of another account, unknown ids and other prefixes are 400s naming the id', async () => {
   const o = await makeOwner(app.db);
   const other = await makeOwner(app.db);
-  const theirCard = await makeCard(app.db, other.accountId);
+  const theirCard = await makeCard(app, other.accountId);
   const theirBalance = await makeBalance(app.db, { accountId: other.accountId, kind: 'business' });
-  const mine = await makeCard(app.db, o.accountId);
+  const mine = await makeCard(app, o.accountId);
   const card = await patch(o, { ads_payment_methods: { primary: { type: 'card', id: mine }, backup: { type: 'card', id: theirCard } } });
   assert.is(card.status, 400);
   assert.is(card.body.error.param, 'ads_payment_methods.backup.id');
@@ -98,7 +101,7 @@ t('ids of another account, unknown ids and other prefixes are 400s naming the id
 t('a cards balance and a non-card saved method are refused', async () => {
   const o = await makeOwner(app.db);
   const cards = await makeBalance(app.db, { accountId: o.accountId, kind: 'cards' });
-  const bank = await makeCard(app.db, o.accountId, { type: 'bank_account' });
+  const bank = await makeCard(app, o.accountId, { type: 'bank_account' });
   const a = await patch(o, { ads_payment_methods: { primary: { type: 'platform_balance', id: cards } } });
   assert.is(a.status, 400);
   assert.is(a.body.error.param, 'ads_payment_methods.primary.id');
@@ -110,7 +113,7 @@ t('a cards balance and a non-card saved method are refused', async () => {
 
 t('a backup needs a primary and must differ from it', async () => {
   const o = await makeOwner(app.db);
-  const card = await makeCard(app.db, o.accountId);
+  const card = await makeCard(app, o.accountId);
   const alone = await patch(o, { ads_payment_methods: { backup: { type: 'card', id: card } } });
   assert.is(alone.status, 400);
   assert.is(alone.body.error.param, 'ads_payment_methods.backup');

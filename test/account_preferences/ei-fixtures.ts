@@ -44,7 +44,7 @@ export async function available(app: TestApp, accountId: string): Promise<number
 /** A sale of `price` (minor units) collected on the clock, then the clock moved past the clearing delay: its net
  * amount is available. Answers the available balance. */
 export async function funded(app: TestApp, o: ClockedOwner, price: number): Promise<number> {
-  const variant = await makeVariant(app.db, o.accountId, { planType: 'one_time', price });
+  const variant = await makeVariant(app, o.accountId, { planType: 'one_time', price });
   const payment = await pay(app, o, { plan_id: variant.id }, { collect: false });
   await until(async () => (await ok(app, o.key, 'GET', `/payments/${payment.id}`)).status === 'succeeded', 'the sale collected',
     { timeoutMs: 20_000, everyMs: 100 });

@@ -69,7 +69,7 @@ t('cards_auto_top_up needs a cards balance; without one it reads false', async (
   assert.is(on.status, 200);
   assert.is(on.body.cards_auto_top_up, true);
 
-  await app.db('ledger_accounts').where({ id: cards }).delete();
+  await app.db('ledger_accounts').where({ id: cards }).delete(); // sql-state-write: the product never removes a ledger account; proves the preference reads false when the cards balance is missing
   const read = await app.request('GET', `/accounts/${o.accountId}/preferences`, { token: o.key });
   assert.is(read.body.cards_auto_top_up, false, 'false once the cards balance is gone');
 });

@@ -34,9 +34,9 @@ t('owners and admins see it; other roles get null', async () => {
   const o = await makeOwner(app.db);
   const clientId = await stored(o.accountId);
   assert.is((await read(o.token, o.accountId)).body.client_id, clientId, 'owner');
-  const admin = await addMember(app.db, o.accountId, 'admin');
+  const admin = await addMember(app, o.accountId, 'admin');
   assert.is((await read(admin.token, o.accountId)).body.client_id, clientId, 'admin');
-  const viewer = await addMember(app.db, o.accountId, 'viewer');
+  const viewer = await addMember(app, o.accountId, 'viewer');
   const seen = await read(viewer.token, o.accountId);
   assert.is(seen.status, 200);
   assert.is(seen.body.client_id, null, 'viewer');

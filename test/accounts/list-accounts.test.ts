@@ -2,10 +2,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
-import { makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
+import { makeKey, makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
 import { encodeCursor } from '../../runtime/pagination.js';
-import { accountAt, ids, joinTeam, keyWith, minute } from './support.js';
+import { accountAt, accountWithVolume, ids, joinTeam, keyWith, sell } from './support.js';
 import { insertPostings } from '../helpers/ledger.js';
+import { ownerToken } from '../auth/team.js';
 
 const t = suite('GET /accounts');
 let app: TestApp;
@@ -14,13 +15,13 @@ t.after(async () => { await app.close(); });
 // Tests speak the head version; user tokens carry no pin and would otherwise get the oldest shape.
 const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
 
-/** A platform (created at minute 0) with `n` connected accounts created a minute apart after it. */
+/** A platform with an admin API key and `n` connected accounts created one after another after it. */
 async function platformWithChildren(n: number) {
-  const o = await makeOwner(app.db, { title: 'Platform' });
-  await app.db('accounts').where({ id: o.accountId }).update({ created_at: minute(0) });
+  const accountId = await accountAt(app.db, { title: 'Platform' });
+  const key = (await makeKey(app.db, { accountId, role: 'admin' })).secret;
   const children: string[] = [];
-  for (let i = 1; i <= n; i++) children.push(await accountAt(app.db, { parentId: o.accountId, title: `Child ${i}`, createdAt: minute(i) }));
-  return { ...o, children };
+  for (let i = 1; i <= n; i++) children.push(await accountAt(app.db, { parentId: accountId, title: `Child ${i}` }));
+  return { accountId, key, children };
 }
 
 // --- who sees what ---------------------------------------------------------------------------------------------
@@ -57,20 +58,19 @@ t('an API key without company:balance:read is a 403', async () => {
 
 t('a user token lists accounts where the user is an active member holding company:balance:read, with their connected accounts', async () => {
   const user = await makeUser(app.db);
-  const owned = await accountAt(app.db, { createdAt: minute(1) });
-  const child = await accountAt(app.db, { parentId: owned, createdAt: minute(2) });
-  const viewed = await accountAt(app.db, { createdAt: minute(3) });
-  const customAll = await accountAt(app.db, { createdAt: minute(4) });
-  const sales = await accountAt(app.db, { createdAt: minute(5) });
-  const invited = await accountAt(app.db, { createdAt: minute(6) });
-  const customBasic = await accountAt(app.db, { createdAt: minute(7) });
-  await accountAt(app.db, { createdAt: minute(8) }); // not a member
-  await joinTeam(app.db, owned, user.id, 'owner');
-  await joinTeam(app.db, viewed, user.id, 'viewer');
-  await joinTeam(app.db, customAll, user.id, 'custom', { permissions: ['company:*'] });
-  await joinTeam(app.db, sales, user.id, 'sales_manager');
-  await joinTeam(app.db, invited, user.id, 'admin', { status: 'invited' });
-  await joinTeam(app.db, customBasic, user.id, 'custom', { permissions: ['company:basic:read'] });
+  const owned = await accountAt(app.db, { owner: user });
+  const child = await accountAt(app.db, { parentId: owned });
+  const viewed = await accountAt(app.db, {});
+  const customAll = await accountAt(app.db, {});
+  const sales = await accountAt(app.db, {});
+  const invited = await accountAt(app.db, {});
+  const customBasic = await accountAt(app.db, {});
+  await accountAt(app.db, {}); // not a member
+  await joinTeam(app, viewed, user, 'viewer');
+  await joinTeam(app, customAll, user, 'custom', { permissions: ['company:*'] });
+  await joinTeam(app, sales, user, 'sales_manager');
+  await joinTeam(app, invited, user, 'admin', { status: 'invited' });
+  await joinTeam(app, customBasic, user, 'custom', { permissions: ['company:basic:read'] });
   const res = await req('GET', '/accounts', { token: user.token });
   assert.is(res.status, 200);
   assert.equal(ids(res), [customAll, viewed, child, owned]);
@@ -78,10 +78,10 @@ t('a user token lists accounts where the user is an active member holding compan
 
 t('a connected account is listed for a user whose balance access comes only from the parent', async () => {
   const user = await makeUser(app.db);
-  const parent = await accountAt(app.db, { createdAt: minute(1) });
-  const child = await accountAt(app.db, { parentId: parent, createdAt: minute(2) });
-  await joinTeam(app.db, parent, user.id, 'viewer');
-  await joinTeam(app.db, child, user.id, 'sales_manager');
+  const parent = await accountAt(app.db, {});
+  const child = await accountAt(app.db, { parentId: parent });
+  await joinTeam(app, parent, user, 'viewer');
+  await joinTeam(app, child, user, 'sales_manager');
   const res = await req('GET', '/accounts', { token: user.token });
   assert.equal(ids(res), [child, parent]);
 });
@@ -192,8 +192,16 @@ t('direction=asc lists oldest first and pages the same way', async () => {
 
 t('accounts created in the same millisecond page without repeats or gaps', async () => {
   const p = await platformWithChildren(0);
-  const same = [];
-  for (let i = 0; i < 5; i++) same.push(await accountAt(app.db, { parentId: p.accountId, createdAt: minute(30) }));
+  // On a standing sandbox clock every account the platform's key creates is stamped with the clock's one instant.
+  const clock = await req('POST', '/sandbox/clocks', { token: p.key, body: { account_id: p.accountId } });
+  assert.is(clock.status, 201, JSON.stringify(clock.body));
+  const same: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await req('POST', '/accounts', { token: p.key, body: { email: `same${i}@example.com`, title: `Same ${i}` } });
+    assert.is(res.status, 201, JSON.stringify(res.body));
+    assert.is(res.body.created_at, clock.body.frozen_time);
+    same.push(res.body.id);
+  }
   const seen: string[] = [];
   let after: string | undefined;
   for (;;) {
@@ -208,12 +216,13 @@ t('accounts created in the same millisecond page without repeats or gaps', async
 
 // --- filters ---------------------------------------------------------------------------------------------------
 
-t('status filters active and suspended; active includes accounts not yet in payments review', async () => {
+t('status filters active and suspended; active includes accounts not yet in payments review and accounts under review', async () => {
   const p = await platformWithChildren(0);
-  const active = await accountAt(app.db, { parentId: p.accountId, createdAt: minute(1) });
-  const suspended = await accountAt(app.db, { parentId: p.accountId, createdAt: minute(2), status: 'suspended' });
-  const reviewing = await accountAt(app.db, { parentId: p.accountId, createdAt: minute(3) });
-  await app.db('accounts').where({ id: reviewing }).update({ payments_review: 'in_review' });
+  const active = await accountAt(app.db, { parentId: p.accountId }); // payments review not started
+  const suspended = await accountAt(app.db, { parentId: p.accountId, status: 'suspended' });
+  const reviewing = await accountAt(app.db, { parentId: p.accountId });
+  const review = await req('POST', `/sandbox/accounts/${reviewing}/compliance_review`, { token: p.key });
+  assert.is(review.status, 200, JSON.stringify(review.body));
   const act = await req('GET', '/accounts', { token: p.key, query: { status: 'active' } });
   assert.equal(ids(act), [reviewing, active, p.accountId]);
   const sus = await req('GET', '/accounts', { token: p.key, query: { status: 'suspended' } });
@@ -225,8 +234,8 @@ t('status filters active and suspended; active includes accounts not yet in paym
 
 t('query matches a title substring case-insensitively, or an exact id', async () => {
   const p = await platformWithChildren(0);
-  const coffee = await accountAt(app.db, { parentId: p.accountId, title: 'Blue Bottle Coffee', createdAt: minute(1) });
-  const tea = await accountAt(app.db, { parentId: p.accountId, title: 'Tea House', createdAt: minute(2) });
+  const coffee = await accountAt(app.db, { parentId: p.accountId, title: 'Blue Bottle Coffee' });
+  const tea = await accountAt(app.db, { parentId: p.accountId, title: 'Tea House' });
   const byTitle = await req('GET', '/accounts', { token: p.key, query: { query: 'bottle COFF' } });
   assert.equal(ids(byTitle), [coffee]);
   const byId = await req('GET', '/accounts', { token: p.key, query: { query: tea } });
@@ -237,11 +246,11 @@ t('query matches a title substring case-insensitively, or an exact id', async ()
 
 t('% and _ and backslash in query match literally', async () => {
   const p = await platformWithChildren(0);
-  const percent = await accountAt(app.db, { parentId: p.accountId, title: '100% Cotton', createdAt: minute(1) });
-  await accountAt(app.db, { parentId: p.accountId, title: '100 Cotton', createdAt: minute(2) });
-  const underscore = await accountAt(app.db, { parentId: p.accountId, title: 'snake_case shop', createdAt: minute(3) });
-  await accountAt(app.db, { parentId: p.accountId, title: 'snakeXcase shop', createdAt: minute(4) });
-  const backslash = await accountAt(app.db, { parentId: p.accountId, title: 'back\\slash', createdAt: minute(5) });
+  const percent = await accountAt(app.db, { parentId: p.accountId, title: '100% Cotton' });
+  await accountAt(app.db, { parentId: p.accountId, title: '100 Cotton' });
+  const underscore = await accountAt(app.db, { parentId: p.accountId, title: 'snake_case shop' });
+  await accountAt(app.db, { parentId: p.accountId, title: 'snakeXcase shop' });
+  const backslash = await accountAt(app.db, { parentId: p.accountId, title: 'back\\slash' });
   const pct = await req('GET', '/accounts', { token: p.key, query: { query: '0%' } });
   assert.equal(ids(pct), [percent]);
   const onlyPct = await req('GET', '/accounts', { token: p.key, query: { query: '%' } });
@@ -263,8 +272,9 @@ t('query longer than 200 characters is a 400', async () => {
 
 t('created_after and created_before bound the creation time exclusively', async () => {
   const p = await platformWithChildren(4);
-  const [, c2, c3] = p.children;
-  const res = await req('GET', '/accounts', { token: p.key, query: { created_after: minute(1), created_before: minute(4) } });
+  const [c1, c2, c3, c4] = p.children;
+  const createdAt = async (id: string) => (await req('GET', `/accounts/${id}`, { token: p.key })).body.created_at as string;
+  const res = await req('GET', '/accounts', { token: p.key, query: { created_after: await createdAt(c1), created_before: await createdAt(c4) } });
   assert.equal(ids(res), [c3, c2]);
   const bad = await req('GET', '/accounts', { token: p.key, query: { created_after: '2026-01-01' } });
   assert.is(bad.status, 400);
@@ -275,8 +285,8 @@ t('filters combine with pagination', async () => {
   const p = await platformWithChildren(0);
   const matches = [];
   for (let i = 1; i <= 5; i++) {
-    matches.push(await accountAt(app.db, { parentId: p.accountId, title: `Match ${i}`, createdAt: minute(i) }));
-    await accountAt(app.db, { parentId: p.accountId, title: `Other ${i}`, createdAt: minute(i) });
+    matches.push(await accountAt(app.db, { parentId: p.accountId, title: `Match ${i}` }));
+    await accountAt(app.db, { parentId: p.accountId, title: `Other ${i}` });
   }
   const page1 = await req('GET', '/accounts', { token: p.key, query: { query: 'match', first: 3 } });
   assert.equal(ids(page1), [matches[4], matches[3], matches[2]]);
@@ -296,7 +306,7 @@ t('unknown query parameters are a 400 naming them', async () => {
 
 t('parent_account_id returns that parent\'s direct connected accounts only', async () => {
   const p = await platformWithChildren(2);
-  await accountAt(app.db, { parentId: p.children[0], createdAt: minute(9) }); // grandchild
+  await accountAt(app.db, { parentId: p.children[0] }); // grandchild
   const res = await req('GET', '/accounts', { token: p.key, query: { parent_account_id: p.accountId } });
   assert.is(res.status, 200);
   assert.equal(ids(res), [p.children[1], p.children[0]]);
@@ -331,10 +341,10 @@ t('a parent_account_id the caller cannot see is a 404 naming it', async () => {
 t('parent_account_id with a user token follows the user\'s role on the parent', async () => {
   const admin = await makeUser(app.db);
   const viewer = await makeUser(app.db);
-  const parent = await accountAt(app.db, { createdAt: minute(1) });
-  const child = await accountAt(app.db, { parentId: parent, createdAt: minute(2) });
-  await joinTeam(app.db, parent, admin.id, 'admin');
-  await joinTeam(app.db, parent, viewer.id, 'viewer');
+  const parent = await accountAt(app.db, {});
+  const child = await accountAt(app.db, { parentId: parent });
+  await joinTeam(app, parent, admin, 'admin');
+  await joinTeam(app, parent, viewer, 'viewer');
   const ok = await req('GET', '/accounts', { token: admin.token, query: { parent_account_id: parent } });
   assert.equal(ids(ok), [child]);
   const denied = await req('GET', '/accounts', { token: viewer.token, query: { parent_account_id: parent } });
@@ -348,11 +358,11 @@ t('parent_account_id with a user token follows the user\'s role on the parent', 
 
 t('order=volume sorts by lifetime volume, ties broken by id, and pages by (volume, id)', async () => {
   const p = await platformWithChildren(0);
-  await app.db('accounts').where({ id: p.accountId }).update({ lifetime_volume_usd: 50 });
-  const big = await accountAt(app.db, { parentId: p.accountId, volume: 900_00 });
-  const tieA = await accountAt(app.db, { parentId: p.accountId, volume: 300_00 });
-  const tieB = await accountAt(app.db, { parentId: p.accountId, volume: 300_00 });
-  const small = await accountAt(app.db, { parentId: p.accountId, volume: 1_00 });
+  await sell(app, p.accountId, 50);
+  const big = await accountWithVolume(app, { parentId: p.accountId, volume: 900_00 });
+  const tieA = await accountWithVolume(app, { parentId: p.accountId, volume: 300_00 });
+  const tieB = await accountWithVolume(app, { parentId: p.accountId, volume: 300_00 });
+  const small = await accountWithVolume(app, { parentId: p.accountId, volume: 1_00 });
   const ties = [tieA, tieB].sort().reverse();
   const expected = [big, ...ties, small, p.accountId];
   const all = await req('GET', '/accounts', { token: p.key, query: { order: 'volume' } });
@@ -375,10 +385,10 @@ t('order=volume sorts by lifetime volume, ties broken by id, and pages by (volum
 
 t('volume_min and volume_max are inclusive dollar bounds on a cents column, exact for fractional dollars', async () => {
   const p = await platformWithChildren(0);
-  const c28 = await accountAt(app.db, { parentId: p.accountId, volume: 28, createdAt: minute(1) });
-  const c29 = await accountAt(app.db, { parentId: p.accountId, volume: 29, createdAt: minute(2) });
-  const c30 = await accountAt(app.db, { parentId: p.accountId, volume: 30, createdAt: minute(3) });
-  const d1000 = await accountAt(app.db, { parentId: p.accountId, volume: 1000_00, createdAt: minute(4) });
+  const c28 = await accountWithVolume(app, { parentId: p.accountId, volume: 28 });
+  const c29 = await accountWithVolume(app, { parentId: p.accountId, volume: 29 });
+  const c30 = await accountWithVolume(app, { parentId: p.accountId, volume: 30 });
+  const d1000 = await accountWithVolume(app, { parentId: p.accountId, volume: 1000_00 });
   const max = await req('GET', '/accounts', { token: p.key, query: { volume_max: 0.29, parent_account_id: p.accountId } });
   assert.equal(ids(max), [c29, c28]);
   const min = await req('GET', '/accounts', { token: p.key, query: { volume_min: 0.29, parent_account_id: p.accountId } });
@@ -412,10 +422,10 @@ t('an API key needs stats:read for order=volume, volume_min and volume_max (403)
 
 t('a user token without parent_account_id needs stats:read on every account the other filters match', async () => {
   const user = await makeUser(app.db);
-  const statsAcct = await accountAt(app.db, { title: 'Stats Co', createdAt: minute(1), volume: 5_00 });
-  const viewerAcct = await accountAt(app.db, { title: 'Viewer Co', createdAt: minute(2), volume: 7_00 });
-  await joinTeam(app.db, statsAcct, user.id, 'moderator'); // moderator holds stats:read
-  await joinTeam(app.db, viewerAcct, user.id, 'viewer'); // viewer does not
+  const statsAcct = await accountWithVolume(app, { title: 'Stats Co', volume: 5_00 });
+  const viewerAcct = await accountWithVolume(app, { title: 'Viewer Co', volume: 7_00 });
+  await joinTeam(app, statsAcct, user, 'moderator'); // moderator holds stats:read
+  const viewerMember = await joinTeam(app, viewerAcct, user, 'viewer'); // viewer does not
   const denied = await req('GET', '/accounts', { token: user.token, query: { order: 'volume' } });
   assert.is(denied.status, 403);
   assert.match(denied.body.error.message, viewerAcct);
@@ -424,23 +434,26 @@ t('a user token without parent_account_id needs stats:read on every account the 
   const narrowed = await req('GET', '/accounts', { token: user.token, query: { order: 'volume', query: 'stats' } });
   assert.is(narrowed.status, 200);
   assert.equal(ids(narrowed), [statsAcct]);
-  await app.db('team_members').where({ account_id: viewerAcct, user_id: user.id }).update({ role: 'moderator' });
+  const promoted = await req('PATCH', `/team_members/${viewerMember}`, { token: await ownerToken(app.db, viewerAcct), body: { role: 'moderator' } });
+  assert.is(promoted.status, 200, JSON.stringify(promoted.body));
   const all = await req('GET', '/accounts', { token: user.token, query: { order: 'volume' } });
   assert.equal(ids(all), [viewerAcct, statsAcct]);
 });
 
 t('a user token with parent_account_id needs stats:read on that parent only', async () => {
   const user = await makeUser(app.db);
-  const parent = await accountAt(app.db, { createdAt: minute(1) });
-  const low = await accountAt(app.db, { parentId: parent, volume: 1_00 });
-  const high = await accountAt(app.db, { parentId: parent, volume: 2_00 });
+  const parent = await accountAt(app.db, {});
+  const low = await accountWithVolume(app, { parentId: parent, volume: 1_00 });
+  const high = await accountWithVolume(app, { parentId: parent, volume: 2_00 });
   const elsewhere = await accountAt(app.db, {});
-  await joinTeam(app.db, parent, user.id, 'custom', { permissions: ['company:balance:read', 'payout:account:read'] });
-  await joinTeam(app.db, elsewhere, user.id, 'viewer');
+  const member = await joinTeam(app, parent, user, 'custom', { permissions: ['company:balance:read', 'payout:account:read'] });
+  await joinTeam(app, elsewhere, user, 'viewer');
   const denied = await req('GET', '/accounts', { token: user.token, query: { order: 'volume', parent_account_id: parent } });
   assert.is(denied.status, 403);
-  await app.db('team_members').where({ account_id: parent, user_id: user.id })
-    .update({ permissions: ['company:balance:read', 'payout:account:read', 'stats:read'] });
+  const granted = await req('PATCH', `/team_members/${member}`, {
+    token: await ownerToken(app.db, parent), body: { permissions: ['company:balance:read', 'payout:account:read', 'stats:read'] },
+  });
+  assert.is(granted.status, 200, JSON.stringify(granted.body));
   const ok = await req('GET', '/accounts', { token: user.token, query: { order: 'volume', parent_account_id: parent } });
   assert.is(ok.status, 200);
   assert.equal(ids(ok), [high, low]);
@@ -448,11 +461,11 @@ t('a user token with parent_account_id needs stats:read on that parent only', as
 
 t('rewards on listed accounts reflect lifetime volume', async () => {
   const p = await platformWithChildren(0);
-  const child = await accountAt(app.db, { parentId: p.accountId, volume: 2_000_000 });
+  const child = await accountWithVolume(app, { parentId: p.accountId, volume: 2_000_000 });
   const res = await req('GET', '/accounts', { token: p.key, query: { parent_account_id: p.accountId } });
   const row = res.body.data.find((a: { id: string }) => a.id === child);
   assert.equal(row.rewards.map((r: any) => [r.id, r.qualified, r.payout_status]),
-    [['rwd_10k', true, 'pending'], ['rwd_100k', false, 'not_qualified'], ['rwd_1m', false, 'not_qualified']]);
+    [['rwd_10k', true, 'paid'], ['rwd_100k', false, 'not_qualified'], ['rwd_1m', false, 'not_qualified']]);
   assert.is(row.economic_intelligence_offers.length, 4);
 });
 
@@ -476,7 +489,9 @@ t('a listed account shows its ledger balance buckets', async () => {
 t('offers are only the pickable ones at the head version; pins before that flag see every offer', async () => {
   const p = await platformWithChildren(0);
   const busy = await accountAt(app.db, { parentId: p.accountId });
-  await app.db('accounts').where({ id: busy }).update({ economic_intelligence_ends_at: '2099-01-01T00:00:00.000Z' });
+  // Economic Intelligence turned on (its first weekly period, the free trial): no offer is pickable until it ends.
+  const on = await req('PATCH', `/accounts/${busy}/preferences`, { token: p.key, body: { economic_intelligence_duration_key: 'weekly' } });
+  assert.is(on.status, 200, JSON.stringify(on.body));
   const head = await req('GET', '/accounts', { token: p.key, query: { query: busy } });
   assert.equal(head.body.data[0].economic_intelligence_offers, []);
   const old = await req('GET', '/accounts', { token: p.key, query: { query: busy }, version: '2026-08-28' });

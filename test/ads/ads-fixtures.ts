@@ -5,6 +5,7 @@ import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
+import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
 
 export type Owner = Awaited<ReturnType<typeof makeOwner>> & { ledger: string };
 
@@ -43,20 +44,21 @@ export async function firstHour(app: TestApp, campaignId: string): Promise<numbe
 }
 export const after = (start: number, hours: number) => new Date(start + hours * HOUR);
 
-/** A connected external account with one post, as the external accounts area's connect job leaves them. */
-export async function externalAccountWithPost(app: TestApp, accountId: string, platform = 'facebook') {
-  const { newId } = await import('../../runtime/ids.js');
-  const id = newId('sacc_');
-  await app.db('external_accounts').insert({ id, account_id: accountId, platform, username: `shop${id.slice(-6).toLowerCase()}`, status: 'connected', connected_at: new Date() });
-  const post = newId('xpost_');
-  await app.db('external_account_posts').insert({ id: post, account_id: accountId, external_account_id: id, platform_post_id: `p${post}`, media_type: 'image', thumbnail_url: `https://cdn.example.com/${post}.jpg`, published_at: new Date() });
-  return { id, post };
+/** A connected external account and one of its posts, through the product: POST /external_accounts and the
+ * connect job (the sandbox network brings the handle's posts in), then GET /external_accounts/{id}/posts. */
+export async function externalAccountWithPost(app: TestApp, o: { key: string; accountId: string }, platform = 'facebook') {
+  const account = await connectedAccount(app, o.key, o.accountId, { platform });
+  assert.is(account.status, 'connected', JSON.stringify(account));
+  const posts = await app.request('GET', `/external_accounts/${account.id}/posts`, { token: o.key });
+  assert.is(posts.status, 200, JSON.stringify(posts.body));
+  const post = posts.body.data[0];
+  return { id: account.id as string, post: post.id as string, thumbnail: post.thumbnail_url as string | null };
 }
 
 /** An audience of the given size, as the audiences area stores a built customer list. */
 export async function audience(app: TestApp, accountId: string, size: number) {
   const { newId } = await import('../../runtime/ids.js');
   const id = newId('adaud_');
-  await app.db('audiences').insert({ id, account_id: accountId, name: 'Customers', source_type: 'customer_list', size, status: 'ready' });
+  await app.db('audiences').insert({ id, account_id: accountId, name: 'Customers', source_type: 'customer_list', size, status: 'ready' }); // sql-state-write: sizes of tens of thousands would need that many customer-list rows built by the audiences job; these tests need only a built audience's size
   return id;
 }

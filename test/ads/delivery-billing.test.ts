@@ -74,14 +74,14 @@ t('spend is charged hourly from the primary balance through the ledger; a paused
 
 t('the backup pays when the primary balance cannot; both failing stops delivery with payment_failed and an issue', async () => {
   const o = await advertiser(app, 1500);
-  const card = await makeCard(app.db, o.accountId);
+  const card = await makeCard(app, o.accountId);
   await app.request('PATCH', `/accounts/${o.accountId}/preferences`, { token: o.key, body: { ads_payment_methods: { backup: { type: 'card', id: card } } } });
   const { campaign } = await launchedTree(app, o);
   const start = await firstHour(app, campaign.id);
   await deliverDue(app.db, after(start, 2));
   const charges = await app.db('ad_charges').where({ ad_campaign_id: campaign.id }).orderBy('hour');
   assert.equal(charges.map((c) => [c.status, c.method_type]), [['succeeded', 'platform_balance'], ['succeeded', 'card']]);
-  await app.db('payment_methods').where({ id: card }).update({ test_behaviour: 'declined' });
+  await app.db('payment_methods').where({ id: card }).update({ test_behaviour: 'declined' }); // sql-state-write: the issuer starts declining a saved card mid-test; no API changes a saved card's behaviour
   await deliverDue(app.db, after(start, 5));
   const failed = await app.db('ad_charges').where({ ad_campaign_id: campaign.id, status: 'failed' });
   assert.equal(failed.map((c) => c.failure_reason), ['card_declined'], 'one failed hour, then delivery stops');

@@ -142,8 +142,8 @@ t('external accounts and the chosen post must be the account\'s own: post_id ser
   const o = await advertiser(app);
   const other = await advertiser(app);
   const g = await group(o);
-  const mine = await externalAccountWithPost(app, o.accountId);
-  const theirs = await externalAccountWithPost(app, other.accountId);
+  const mine = await externalAccountWithPost(app, o);
+  const theirs = await externalAccountWithPost(app, other);
   const foreign = await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: g.id, external_accounts: [{ id: mine.id }, { id: theirs.id }] } });
   assert.equal([foreign.status, foreign.body.error.param], [400, 'external_accounts[1].id']);
   const wrongPost = await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: g.id, external_accounts: [{ id: mine.id }], existing_post_id: theirs.post } });
@@ -152,13 +152,15 @@ t('external accounts and the chosen post must be the account\'s own: post_id ser
   assert.equal([noAccount.status, noAccount.body.error.param], [400, 'existing_post_id']);
   const ad = await created(app, o, '/ads', { ad_group_id: g.id, external_accounts: [{ id: mine.id }], existing_post_id: mine.post });
   assert.equal([ad.post_id, ad.existing_post_id, ad.post_source, ad.post_thumbnail_url, ad.external_accounts],
-    [mine.post, mine.post, 'facebook', `https://cdn.example.com/${mine.post}.jpg`, [{ id: mine.id }]]);
-  const tiktok = await externalAccountWithPost(app, o.accountId, 'tiktok');
+    [mine.post, mine.post, 'facebook', mine.thumbnail, [{ id: mine.id }]]);
+  const tiktok = await externalAccountWithPost(app, o, 'tiktok');
   const notAds = await app.request('PATCH', `/ads/${ad.id}`, { token: o.key, body: { external_accounts: [{ id: tiktok.id }], existing_post_id: tiktok.post } });
   assert.equal([notAds.status, notAds.body.error.param], [400, 'existing_post_id']);
   const mine2 = await app.request('PATCH', `/ads/${ad.id}`, { token: o.key, body: { existing_post_id: null } });
   assert.equal([mine2.status, mine2.body.existing_post_id], [200, null]);
   assert.match(mine2.body.post_id, /^post_/, 'without a chosen post the network serves one of its own');
+  const served = await app.request('GET', `/ad_posts/${mine2.body.post_id}`, { token: o.key });
+  assert.equal([served.status, served.body.ad_id], [200, ad.id], 'a post the network stored');
 });
 
 t('entry 38: before 2026-08-21 post_id is the chosen post and the served post is not shown', async () => {
@@ -169,7 +171,7 @@ t('entry 38: before 2026-08-21 post_id is the chosen post and the served post is
   const head = await app.request('GET', `/ads/${ad.id}`, { token: o.key });
   assert.match(head.body.post_id, /^post_/);
   assert.is(head.body.existing_post_id, null);
-  const x = await externalAccountWithPost(app, o.accountId, 'instagram');
+  const x = await externalAccountWithPost(app, o, 'instagram');
   const chosen = await created(app, o, '/ads', { ad_group_id: g.id, social_accounts: [{ id: x.id }], post_id: x.post }, BEFORE_38);
   assert.equal([chosen.post_id, chosen.social_accounts, chosen.post_source], [x.post, [{ id: x.id }], 'instagram']);
   const atHead = await app.request('GET', `/ads/${chosen.id}`, { token: o.key });

@@ -175,7 +175,7 @@ t('another account is a 404', async () => {
 
 t('a team member without api_key:manage gets 403', async () => {
   const o = await makeOwner(app.db);
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   const res = await create(moderator.token, { account_id: o.accountId, name: 'k', role: 'viewer' });
   assert.is(res.status, 403);
   assert.match(res.body.error.message, /api_key:manage/);
@@ -183,7 +183,7 @@ t('a team member without api_key:manage gets 403', async () => {
 
 t('a key cannot grant more than its creator holds', async () => {
   const o = await makeOwner(app.db);
-  const custom = await addMember(app.db, o.accountId, 'custom', ['api_key:manage', 'company:basic:read', 'plan:basic:read']);
+  const custom = await addMember(app, o.accountId, 'custom', ['api_key:manage', 'company:basic:read', 'plan:basic:read']);
   const admin = await create(custom.token, { account_id: o.accountId, name: 'k', role: 'admin' });
   assert.is(admin.status, 403);
   assert.match(admin.body.error.message, /cannot grant \*/);

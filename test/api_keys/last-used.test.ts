@@ -18,7 +18,7 @@ t('is null until the key is used, then set; a stale value is refreshed, a fresh 
   assert.ok(first && Date.now() - Date.parse(first) < 60_000);
   await app.request('GET', '/accounts/me', { token: o.key });
   assert.is(await read(), first);
-  await app.db('api_keys').where({ id: o.keyId }).update({ last_used_at: app.db.raw("now() - interval '2 hours'") });
+  await app.db('api_keys').where({ id: o.keyId }).update({ last_used_at: app.db.raw("now() - interval '2 hours'") }); // sql-state-write: last use is recorded in real time at minute resolution (not on a sandbox clock); a value hours old needs hours to pass
   // Recording use is not a change to what the key may do, so it notifies no process; the server re-reads the key
   // once its cached copy is dropped (here, at once; otherwise within CACHE_TTL_MS).
   await app.db.raw("select pg_notify('cache_invalidation', 'credentials')");

@@ -16,20 +16,21 @@ function expectError(res: { status: number; body: any }, status: number, type: s
 }
 
 const pastIso = () => new Date(Date.now() - 60_000).toISOString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A key made a few milliseconds after the one before, so list order (created_at, millisecond precision) never rests on a tie. */
+const laterKey = async (input: Parameters<typeof makeKey>[1]) => { await sleep(3); return makeKey(app.db, input); };
 
-/** Spreads the keys' created_at one second apart, in the given order, so list order never rests on a tie. */
-async function inCreationOrder(ids: string[]) {
-  const start = Date.now() - ids.length * 1000;
-  for (const [i, id] of ids.entries()) {
-    await app.db('api_keys').where({ id }).update({ created_at: new Date(start + i * 1000).toISOString() });
-  }
+/** Expires a key as time does: PATCH moves expires_at a moment ahead, then the moment passes. */
+async function expire(ownerToken: string, keyId: string) {
+  const res = await app.request('PATCH', `/api_keys/${keyId}`, { token: ownerToken, body: { expires_at: new Date(Date.now() + 300).toISOString() } });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  await sleep(Date.parse(res.body.expires_at) - Date.now() + 20);
 }
 
 t('lists an account\'s keys newest first, without secrets, with cursor pages', async () => {
   const o = await makeOwner(app.db);
   const extra = [];
-  for (const name of ['b', 'c', 'd']) extra.push(await makeKey(app.db, { accountId: o.accountId, name, role: 'viewer' }));
-  await inCreationOrder([o.keyId, ...extra.map((k) => k.id)]);
+  for (const name of ['b', 'c', 'd']) extra.push(await laterKey({ accountId: o.accountId, name, role: 'viewer' }));
   const all = await app.request('GET', '/api_keys', { token: o.token, query: { account_id: o.accountId } });
   assert.is(all.status, 200);
   assert.equal(all.body.data.map((k: any) => k.id), [extra[2].id, extra[1].id, extra[0].id, o.keyId]);
@@ -47,12 +48,11 @@ t('lists an account\'s keys newest first, without secrets, with cursor pages', a
 
 t('filters by computed status', async () => {
   const o = await makeOwner(app.db);
-  const revoked = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
-  await app.db('api_keys').where({ id: revoked.id }).update({ revoked_at: pastIso() });
-  const expired = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
-  await app.db('api_keys').where({ id: expired.id }).update({ expires_at: pastIso() });
-  const later = await makeKey(app.db, { accountId: o.accountId, role: 'viewer', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-  await inCreationOrder([o.keyId, revoked.id, expired.id, later.id]);
+  const revoked = await laterKey({ accountId: o.accountId, role: 'viewer' });
+  assert.is((await app.request('POST', `/api_keys/${revoked.id}/revoke`, { token: o.token })).status, 200);
+  const expired = await laterKey({ accountId: o.accountId, role: 'viewer' });
+  await expire(o.token, expired.id);
+  const later = await laterKey({ accountId: o.accountId, role: 'viewer', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
   const ids = async (status: string) =>
     (await app.request('GET', '/api_keys', { token: o.token, query: { account_id: o.accountId, status } })).body.data.map((k: any) => k.id);
   assert.equal(await ids('active'), [later.id, o.keyId]);
@@ -69,10 +69,10 @@ t('list needs account_id, a visible account and api_key:read', async () => {
   expectError(await app.request('GET', '/api_keys', { token: o.token }), 400, 'invalid_request', 'account_id');
   const other = await makeOwner(app.db);
   expectError(await app.request('GET', '/api_keys', { token: o.token, query: { account_id: other.accountId } }), 404, 'not_found', 'account_id');
-  const viewer = await addMember(app.db, o.accountId, 'viewer');
+  const viewer = await addMember(app, o.accountId, 'viewer');
   expectError(await app.request('GET', '/api_keys', { token: viewer.token, query: { account_id: o.accountId } }), 403, 'permission_denied');
   expectError(await app.request('GET', '/api_keys', { token: o.key, query: { account_id: o.accountId } }), 403, 'permission_denied');
-  const reader = await addMember(app.db, o.accountId, 'custom', ['api_key:read']);
+  const reader = await addMember(app, o.accountId, 'custom', ['api_key:read']);
   assert.is((await app.request('GET', '/api_keys', { token: reader.token, query: { account_id: o.accountId } })).status, 200);
 });
 
@@ -86,7 +86,7 @@ t('retrieve returns the key without its secret; unknown and foreign keys are 404
   expectError(await app.request('GET', '/api_keys/apik_doesnotexist', { token: o.token }), 404, 'not_found', 'id');
   const stranger = await makeUser(app.db);
   expectError(await app.request('GET', `/api_keys/${o.keyId}`, { token: stranger.token }), 404, 'not_found', 'id');
-  const viewer = await addMember(app.db, o.accountId, 'viewer');
+  const viewer = await addMember(app, o.accountId, 'viewer');
   expectError(await app.request('GET', `/api_keys/${o.keyId}`, { token: viewer.token }), 403, 'permission_denied');
   expectError(await app.request('GET', `/api_keys/${o.keyId}`, { token: o.key }), 403, 'permission_denied');
 });
@@ -119,7 +119,7 @@ t('update changes only the fields sent', async () => {
 
 t('an expired key comes back to life when expires_at moves into the future', async () => {
   const o = await makeOwner(app.db);
-  await app.db('api_keys').where({ id: o.keyId }).update({ expires_at: pastIso() });
+  await expire(o.token, o.keyId);
   assert.is((await app.request('GET', `/accounts/${o.accountId}`, { token: o.key })).status, 401);
   const later = new Date(Date.now() + 3_600_000).toISOString();
   const res = await app.request('PATCH', `/api_keys/${o.keyId}`, { token: o.token, body: { expires_at: later } });
@@ -137,7 +137,7 @@ t('update rejects bad values, policy changes, revoked keys and callers without a
   expectError(await patch({ api_version_date: '2024-06-01' }), 400, 'invalid_request', 'api_version_date');
   expectError(await patch({ role: 'viewer' }), 400, 'invalid_request', 'role');
   expectError(await patch({ name: '' }), 400, 'invalid_request', 'name');
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   expectError(await patch({ name: 'x' }, moderator.token), 403, 'permission_denied');
   expectError(await patch({ name: 'x' }, o.key), 403, 'permission_denied');
   expectError(await patch({ name: 'x' }, o.token, 'apik_missing'), 404, 'not_found', 'id');
@@ -174,7 +174,7 @@ t('rotate: revoked is 409, foreign is 404, API keys and moderators are 403', asy
   const other = await makeOwner(app.db);
   expectError(await app.request('POST', `/api_keys/${other.keyId}/rotate`, { token: o.token }), 404, 'not_found', 'id');
   expectError(await app.request('POST', `/api_keys/${o.keyId}/rotate`, { token: o.key }), 403, 'permission_denied');
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   expectError(await app.request('POST', `/api_keys/${o.keyId}/rotate`, { token: moderator.token }), 403, 'permission_denied');
   expectError(await app.request('POST', `/api_keys/${o.keyId}/rotate`, { token: o.token, body: { secret: 'x' } }), 400, 'invalid_request', 'secret');
   await app.request('POST', `/api_keys/${o.keyId}/revoke`, { token: o.token });
@@ -205,7 +205,7 @@ t('revoke: foreign is 404, API keys and moderators are 403', async () => {
   const other = await makeOwner(app.db);
   expectError(await app.request('POST', `/api_keys/${other.keyId}/revoke`, { token: o.token }), 404, 'not_found', 'id');
   expectError(await app.request('POST', `/api_keys/${o.keyId}/revoke`, { token: o.key }), 403, 'permission_denied');
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   expectError(await app.request('POST', `/api_keys/${o.keyId}/revoke`, { token: moderator.token }), 403, 'permission_denied');
   assert.is((await app.request('GET', `/accounts/${o.accountId}`, { token: o.key })).status, 200);
 });

@@ -50,6 +50,7 @@ t.before(async () => {
     const rows = times.map((ms) => ({ ms, request: `req_${Array.from({ length: 16 }, () => pick([...B64URL])).join('')}${n++}`,
       key: next() < 0.2 ? otherKey : owner.keyId, status: pick([200, 200, 200, 201, 404, 500]), operation: pick(['retrievePayment', 'listPayments']) }));
     const joined = (values: (string | number | null)[]) => values.map((v) => v ?? '').join('\x1f');
+    // sql-state-write: batches with chosen instants and same-millisecond ties that real requests cannot be made to produce
     await app.db.raw(`insert into api_log_batches (id, account_id, first_at, last_at, entries, api_key_ids, user_ids, kinds,
         operations, methods, paths, statuses, durations, versions, request_ids, created_ms)
       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [

@@ -114,6 +114,7 @@ t('the purge deletes logs older than 7 days, and a second run deletes nothing', 
   await app.server.apiLogs!.flush();
   const batches = await app.db('api_log_batches').where({ account_id: o.accountId }).orderBy('last_at').select('id');
   assert.is(batches.length, 2);
+  // sql-state-write: API logs are kept in real time, not sandbox clock time; the purge case needs batches 6 and 8 days old
   const age = (id: string, days: number) => app.db.raw(`update api_log_batches set first_at = first_at - ?::interval,
     last_at = last_at - ?::interval, created_ms = (select string_agg((m::bigint - ?)::text, E'\\x1f' order by n)
       from unnest(string_to_array(created_ms, E'\\x1f')) with ordinality u(m, n))

@@ -40,7 +40,7 @@ t('user access on an app: the owner is admin, a member of any of the account\'s 
   const check = (userId: string) => call('GET', `/users/${userId}/access/${a.id}`, { token: o.key });
   assert.equal((await check(o.owner.id)).body, { has_access: true, access_level: 'admin' });
   assert.equal((await check(stranger.id)).body, { has_access: false, access_level: 'no_access' });
-  await makeMembership(app.db, o.accountId, buyer.id, { productId: created.body.id });
+  await makeMembership(app, o.accountId, buyer.id, { productId: created.body.id });
   assert.equal((await check(buyer.id)).body, { has_access: true, access_level: 'customer' });
   const other = await makeOwner(app.db);
   assert.is((await call('GET', `/users/${buyer.id}/access/${a.id}`, { token: other.key })).status, 404);

@@ -19,8 +19,8 @@ export async function makeApp(app: TestApp, owner: { key: string; accountId: str
 }
 
 /** A ready file of `token`'s caller holding `bytes`; its id and the bytes' SHA-256. */
-export async function uploadArtifact(app: TestApp, token: string, bytes: Buffer = randomBytes(2048)) {
-  const created = await app.request('POST', '/files', { token, version: VERSION, body: { filename: 'build.zip' } });
+export async function uploadArtifact(app: TestApp, token: string, bytes: Buffer = randomBytes(2048), filename = 'build.zip') {
+  const created = await app.request('POST', '/files', { token, version: VERSION, body: { filename } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const put = await fetch(created.body.upload_url, { method: 'PUT', body: bytes as unknown as BodyInit, headers: created.body.upload_headers });
   assert.is(put.status, 200, await put.clone().text());

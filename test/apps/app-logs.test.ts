@@ -70,6 +70,7 @@ t('an artifact the build system cannot read is an exception line with its stack,
   const file = await uploadArtifact(app, o.key);
   const res = await app.request('POST', '/app_builds', { token: o.key, version: VERSION,
     body: { app_id: a.id, attachment: { id: file.id }, checksum: file.checksum, platform: 'web', supported_app_view_types: ['hub'] } });
+  // sql-state-write: the artifact's stored bytes lost on purpose: a storage failure the product must never cause itself
   await app.db('files').where({ id: file.id }).update({ storage_key: `gone/${file.id}` });
   for (let run = 0; run < 2; run++) {
     let failed = false;
@@ -116,6 +117,7 @@ t('another account\'s app is a 404; the purge takes lines older than 7 days', as
   const theirs = await logs(other.key, a.id);
   assert.equal([theirs.status, theirs.body.error.type], [404, 'not_found']);
   const [newer, older] = await lines(o.key, a.id);
+  // sql-state-write: a line 8 days old; the purge runs on real time (never a sandbox clock), so only the wall could age it
   await app.db('app_logs').where({ id: older.id }).update({ created_at: new Date(Date.now() - 8 * 86_400_000).toISOString() });
   await purgeApiLogs(app.db);
   assert.equal((await lines(o.key, a.id)).map((l) => l.id), [newer.id]);

@@ -7,14 +7,19 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { keyWith } from '../accounts/support.js';
-import { freshRoute, makeApp, VERSION } from './app-fixtures.js';
+import { builtBuild, freshRoute, makeApp, VERSION } from './app-fixtures.js';
+import { publicBaseUrl } from '../../handlers/shared/public-url.js';
+import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
 
 const BEFORE_2 = '2026-09-02'; // pins before 2026-09-06: previous_hosted_urls, no GET /domains
 const BEFORE_36 = '2026-08-14'; // pins before 2026-08-21: verified_apps_only
 const t = suite('apps');
+/** Where this server answers for a hosted app's route (PUBLIC_BASE_URL/apps/<route>/). */
+const served = (route: string) => `${publicBaseUrl()}/apps/${route}/`;
 let app: TestApp;
-t.before(async () => { app = await startTestApp(); });
-t.after(async () => { await app.close(); });
+let env: FileEnv;
+t.before(async () => { app = await startTestApp(); env = useTemporaryStore(app); });
+t.after(async () => { env.restore(); await app.close(); });
 
 const get = (token: string, path: string, query?: Record<string, unknown>, version = VERSION) =>
   app.request('GET', path, { token, version, query: query as never });
@@ -29,7 +34,7 @@ t('a hosted app is served at its route: one active domain, hosted_url, hidden an
   assert.equal([a.account_id, a.name, a.description, a.app_type, a.deployment, a.route, a.status, a.verified, a.recommended,
     a.production_web_build_id, a.template_usage, a.redirect_uris, a.base_url],
   [o.accountId, 'Chat', 'Team chat', 'b2c_app', 'hosted', route, 'hidden', false, false, null, 0, ['https://chat.example.com/cb'], null]);
-  assert.is(a.hosted_url, `https://${route}.apps.commerce.test`);
+  assert.is(a.hosted_url, served(route));
   assert.match(a.domain_id, /^dom_/);
   assert.equal(a.domains, [{ id: a.domain_id, hostname: `${route}.apps.commerce.test`, url: a.hosted_url, status: 'active' }]);
   const got = await get(o.key, `/apps/${a.id}`);
@@ -86,14 +91,14 @@ t('a route change keeps the old hostname as previous; returning to it reactivate
   const second = freshRoute('moved');
   const moved = await patch(o.key, a.id, { route: second, name: 'Chat 2', status: 'live' });
   assert.is(moved.status, 200, JSON.stringify(moved.body));
-  assert.equal([moved.body.route, moved.body.name, moved.body.status, moved.body.hosted_url], [second, 'Chat 2', 'live', `https://${second}.apps.commerce.test`]);
+  assert.equal([moved.body.route, moved.body.name, moved.body.status, moved.body.hosted_url], [second, 'Chat 2', 'live', served(second)]);
   assert.equal(moved.body.domains.map((d: any) => [d.hostname, d.status]),
     [[`${second}.apps.commerce.test`, 'active'], [`${first}.apps.commerce.test`, 'previous']]);
   const domains = await get(o.key, '/domains', { app_id: a.id });
   assert.is(domains.status, 200);
   assert.equal(domains.body.data.map((d: any) => [d.app_id, d.account_id, d.hostname, d.url, d.status]), [
-    [a.id, o.accountId, `${second}.apps.commerce.test`, `https://${second}.apps.commerce.test`, 'active'],
-    [a.id, o.accountId, `${first}.apps.commerce.test`, `https://${first}.apps.commerce.test`, 'previous']]);
+    [a.id, o.accountId, `${second}.apps.commerce.test`, served(second), 'active'],
+    [a.id, o.accountId, `${first}.apps.commerce.test`, served(first), 'previous']]);
   const active = await get(o.key, '/domains', { app_id: a.id, status: 'active' });
   assert.equal(active.body.data.map((d: any) => d.id), [moved.body.domain_id]);
 
@@ -133,9 +138,17 @@ t('list filters: verified (true, false, omitted), recommended, app_type, status,
   const plain = await makeApp(app, o, { name: 'Plain board', app_type: 'company_app' });
   const verified = await makeApp(app, o, { name: 'Verified chat' });
   const starred = await makeApp(app, o, { name: 'Starred chat' });
-  await app.db('apps').whereIn('id', [verified.id, starred.id]).update({ verified: true });
-  await app.db('apps').where({ id: starred.id }).update({ status: 'live', production_web_build_id: 'apbu_x', template_usage: 5 });
-  await app.db('apps').where({ id: verified.id }).update({ template_usage: 2 });
+  // verified by an approved build; starred live with that build in production; template_usage by accounts made from each.
+  await builtBuild(app, o, verified.id);
+  const build = await builtBuild(app, o, starred.id);
+  assert.is((await app.request('POST', `/app_builds/${build.id}/promote`, { token: o.key, version: VERSION })).status, 200);
+  assert.is((await patch(o.key, starred.id, { status: 'live' })).status, 200);
+  for (const [blueprint, count] of [[starred.id, 5], [verified.id, 2]] as const) {
+    for (let i = 0; i < count; i++) {
+      const made = await app.request('POST', '/accounts', { token: o.token, version: VERSION, body: { title: `From ${blueprint}`, blueprint_id: blueprint } });
+      assert.is(made.status, 201, JSON.stringify(made.body));
+    }
+  }
   const ids = async (query: Record<string, unknown>, version = VERSION) => {
     const res = await get(o.key, '/apps', { account_id: o.accountId, ...query }, version);
     assert.is(res.status, 200, JSON.stringify(res.body));
@@ -209,9 +222,9 @@ t('before entry 2 an app shows previous_hosted_urls (newest first) and no domain
   await patch(o.key, a.id, { route: third });
   const old = await get(o.key, `/apps/${a.id}`, undefined, BEFORE_2);
   assert.is(old.status, 200);
-  assert.equal(old.body.previous_hosted_urls, [`https://${second}.apps.commerce.test`, `https://${a.route}.apps.commerce.test`]);
+  assert.equal(old.body.previous_hosted_urls, [served(second), served(a.route)]);
   assert.is(old.body.domains, undefined);
-  assert.is(old.body.hosted_url, `https://${third}.apps.commerce.test`);
+  assert.is(old.body.hosted_url, served(third));
   const head = await get(o.key, `/apps/${a.id}`);
   assert.is(head.body.previous_hosted_urls, undefined);
   assert.is(head.body.domains.length, 3);

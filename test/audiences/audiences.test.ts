@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { VERSION } from '../payments/payment-fixtures.js';
 import { ensureMember } from '../../handlers/members/member-service.js';
+import { makeMembership } from '../memberships/fixtures.js';
 import { postEngagements } from '../../handlers/external_accounts/sandbox-network.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
 import { buildQueued } from './audience-fixtures.js';
@@ -30,8 +31,12 @@ async function postsOf(externalAccountId: string) {
 t('a customer list is the account\'s joined members; a lookalike is 100 x ratio times its source', async () => {
   const o = await makeOwner(app.db);
   for (let i = 0; i < 3; i++) await ensureMember(app.db, o.accountId, (await makeUser(app.db)).id);
-  const gone = await ensureMember(app.db, o.accountId, (await makeUser(app.db)).id);
-  await app.db('members').where({ id: gone.id }).update({ status: 'left' });
+  // A member whose only membership was canceled now has no access left, and so has left.
+  const goneMembership = await makeMembership(app, o.accountId, (await makeUser(app.db)).id);
+  const canceled = await app.request('POST', `/memberships/${goneMembership.id}/cancel`, { token: o.key, version: VERSION });
+  assert.is(canceled.status, 200, JSON.stringify(canceled.body));
+  const gone = await app.db('members').where({ id: goneMembership.memberId }).first('id', 'status');
+  assert.is(gone.status, 'left');
   const other = await makeOwner(app.db);
   await ensureMember(app.db, other.accountId, (await makeUser(app.db)).id);
 

@@ -76,13 +76,17 @@ t('a revoked key is 401 "has been revoked"', async () => {
 
 t('an expired key is 401', async () => {
   const o = await makeOwner(app.db);
-  await app.db('api_keys').where({ id: o.keyId }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+  // Expired as time does it: PATCH moves expires_at a moment ahead, then the moment passes.
+  const soon = await app.request('PATCH', `/api_keys/${o.keyId}`, { token: o.token, body: { expires_at: new Date(Date.now() + 300).toISOString() } });
+  assert.is(soon.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, Date.parse(soon.body.expires_at) - Date.now() + 20));
   unauthorized(await app.request('GET', `/accounts/${o.accountId}`, { token: o.key }), /has expired/);
 });
 
 t('a key not yet expired is accepted', async () => {
   const o = await makeOwner(app.db);
-  await app.db('api_keys').where({ id: o.keyId }).update({ expires_at: new Date(Date.now() + 60_000).toISOString() });
+  const later = await app.request('PATCH', `/api_keys/${o.keyId}`, { token: o.token, body: { expires_at: new Date(Date.now() + 60_000).toISOString() } });
+  assert.is(later.status, 200);
   assert.is((await app.request('GET', `/accounts/${o.accountId}`, { token: o.key })).status, 200);
 });
 

@@ -34,7 +34,7 @@ t('the header wins over the key\'s pin', async () => {
 
 t('a key with no stored pin uses 2025-01-01', async () => {
   const o = await makeOwner(app.db);
-  await app.db('api_keys').where({ id: o.keyId }).update({ api_version_date: null });
+  await app.db('api_keys').where({ id: o.keyId }).update({ api_version_date: null }); // sql-state-write: keys issued before version pins existed carry none; the API and CLI always store a pin now
   assert.is((await versionFor(o.key, o.accountId)).version, '2025-01-01');
 });
 

@@ -65,12 +65,12 @@ t('with cards_auto_top_up on, cleared payment funds land on the cards balance, r
   await requestCard(app, s.key, { account_id: s.accountId });
   const on = await app.request('PATCH', `/accounts/${s.accountId}/preferences`, { token: s.key, version: VERSION, body: { cards_auto_top_up: true } });
   assert.equal([on.status, on.body.cards_auto_top_up], [200, true], JSON.stringify(on.body));
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'US' });
   const business = await businessLedger(app, s.accountId);
   const net = await balanceOf(app, business, 'pending');
   assert.ok(net > 0);
-  await app.db('payments').where({ id }).update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+  await app.db('payments').where({ id }).update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") }); // sql-state-write: the case runs the real-time clearing sweep (clearDueFunds), which skips clocked accounts, so real time must have passed the clearing period
   await clearDueFunds(app.db);
   const cards = await cardsLedger(app, s.accountId);
   assert.equal([await balanceOf(app, business, 'pending'), await balanceOf(app, business), await balanceOf(app, cards)], [0, 0, net]);
@@ -80,7 +80,7 @@ t('with cards_auto_top_up on, cleared payment funds land on the cards balance, r
   // Turned off, the next payment's funds stay on the business balance.
   await app.request('PATCH', `/accounts/${s.accountId}/preferences`, { token: s.key, version: VERSION, body: { cards_auto_top_up: false } });
   const second = await pay(app, s, { plan_id: v.id, country: 'US' });
-  await app.db('payments').where({ id: second.id }).update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+  await app.db('payments').where({ id: second.id }).update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") }); // sql-state-write: the case runs the real-time clearing sweep (clearDueFunds), which skips clocked accounts, so real time must have passed the clearing period
   await clearDueFunds(app.db);
   assert.equal([await balanceOf(app, business), await balanceOf(app, cards)], [net, net]);
   const report = await verifyLedger(app.db);

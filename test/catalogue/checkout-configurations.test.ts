@@ -3,8 +3,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
-import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { createProduct, createVariant, expectError, expectStatus, eventTypes, createdInOrder } from './support.js';
 import { enableChallenges } from '../helpers/operator.js';
+import { publicBaseUrl } from '../../handlers/shared/public-url.js';
 
 const t = suite('checkout configurations');
 let app: TestApp;
@@ -34,7 +35,7 @@ t('payment mode with an existing variant: purchase_url, ISO timestamps, event', 
   assert.is(c.plan_id, s.variant.id);
   assert.is(c.redirect_url, 'https://shop.example/thanks');
   assert.is(c.three_d_secure_policy, 'mandate_if_required');
-  assert.is(c.purchase_url, `https://checkout.sandbox.example/c/${c.id}`);
+  assert.is(c.purchase_url, `${publicBaseUrl()}/checkout/c/${c.id}`);
   assert.equal(c.metadata, { campaign: 'spring' });
   assert.match(c.created_at, ISO);
   assert.match(c.updated_at, ISO);
@@ -122,7 +123,7 @@ t('list, retrieve and delete: filters, pages, soft delete, 404/403/401', async (
   const b = await make({ mode: 'setup' });
   const c = await make({ plan_id: s.variant.id });
   await app.request('POST', '/checkout_configurations', { version: HEAD_VERSION, token: stranger.key, body: { account_id: stranger.accountId, mode: 'setup' } });
-  await spreadCreatedAt(app, 'checkout_configurations', [a.id, b.id, c.id]);
+  await createdInOrder(app, 'checkout_configurations', [a.id, b.id, c.id]);
   const ids = (res: any) => expectStatus(res, 200).data.map((x: any) => x.id);
   assert.equal(ids(await app.request('GET', '/checkout_configurations', { version: HEAD_VERSION, token: s.key })), [c.id, b.id, a.id]);
   assert.equal(ids(await app.request('GET', '/checkout_configurations', { version: HEAD_VERSION, token: s.key, query: { account_id: s.accountId, mode: 'setup' } })), [b.id]);

@@ -3,8 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
-import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { joinTeam } from '../auth/team.js';
+import { createProduct, createVariant, expectError, expectStatus, eventTypes, createdInOrder } from './support.js';
 
 const t = suite('products');
 let app: TestApp;
@@ -56,7 +56,7 @@ t('list: one account, or every readable account; filters and cursor pages', asyn
   const b = await createProduct(app, o.key, child.id, { title: 'B', visibility: 'hidden' });
   const c = await createProduct(app, o.key, o.accountId, { title: 'C' });
   await createProduct(app, stranger.key, stranger.accountId);
-  await spreadCreatedAt(app, 'products', [a.id, b.id, c.id]);
+  await createdInOrder(app, 'products', [a.id, b.id, c.id]);
 
   const all = expectStatus(await app.request('GET', '/products', { version: HEAD_VERSION, token: o.key }), 200);
   assert.equal(all.data.map((p: any) => p.id), [c.id, b.id, a.id]);
@@ -91,10 +91,8 @@ t('a user lists only the accounts where their role grants product:basic:read', a
   const pa = await createProduct(app, a.key, a.accountId);
   const pb = await createProduct(app, b.key, b.accountId);
   const user = await makeUser(app.db);
-  await app.db('team_members').insert([
-    { id: newId('tmem_'), account_id: a.accountId, user_id: user.id, role: 'admin', status: 'active' },
-    { id: newId('tmem_'), account_id: b.accountId, user_id: user.id, role: 'viewer', status: 'active' },
-  ]);
+  await joinTeam(app, a.token, a.accountId, 'admin', [], user);
+  await joinTeam(app, b.token, b.accountId, 'viewer', [], user);
   const res = expectStatus(await app.request('GET', '/products', { version: HEAD_VERSION, token: user.token }), 200);
   assert.equal(res.data.map((p: any) => p.id), [pa.id]);
   expectError(await app.request('GET', `/products/${pb.id}`, { version: HEAD_VERSION, token: user.token }), 403, 'permission_denied');

@@ -3,7 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
-import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { clientIdOf, pay } from '../payments/payment-fixtures.js';
+import { createProduct, createVariant, expectError, expectStatus, eventTypes, createdInOrder } from './support.js';
 
 const t = suite('promo codes');
 let app: TestApp;
@@ -140,8 +141,12 @@ t('list: account_id required, filters, and every sort order paged with keyset cu
   }
   // Redemption counts with a tie (ALPHA and ECHO at 3) so the id tie-break is exercised.
   const counts: Record<string, number> = { DELTA: 7, ALPHA: 3, CHARLIE: 0, BRAVO: 9, ECHO: 3 };
-  for (const c of codes) await app.db('promo_codes').where({ id: c.id }).update({ redemptions: counts[c.code] });
-  await spreadCreatedAt(app, 'promo_codes', codes.map((c) => c.id));
+  // Each redemption is a buyer's payment with the code (counted when the payment is created).
+  const seller = { key: o.key, accountId: o.accountId, clientId: await clientIdOf(app, o.accountId) };
+  for (const c of codes) {
+    for (let i = 0; i < counts[c.code]; i++) await pay(app, seller, { plan_id: variant.id, promo_code: c.code }, { collect: false });
+  }
+  await createdInOrder(app, 'promo_codes', codes.map((c) => c.id));
   await app.request('POST', `/promo_codes/${codes[3].id}/deactivate`, { version: HEAD_VERSION, token: o.key });
   await app.request('DELETE', `/promo_codes/${codes[4].id}`, { version: HEAD_VERSION, token: o.key });
 

@@ -33,11 +33,12 @@ export async function eventTypes(app: TestApp, accountId: string): Promise<strin
   return rows.map((r) => r.type);
 }
 
-let clock = Date.now() - 3_600_000;
-/** Gives the rows increasing creation times a second apart, in the order given, so no list order rests on a tie. */
-export async function spreadCreatedAt(app: TestApp, table: string, ids: string[]): Promise<void> {
-  for (const id of ids) {
-    clock += 1000;
-    await app.db(table).where({ id }).update({ created_at: new Date(clock).toISOString() });
+/** Checks the rows were created in the order given, each strictly after the one before (rows made one request after
+ * another are), so no list order a test asserts rests on a tie of created_at. */
+export async function createdInOrder(app: TestApp, table: string, ids: string[]): Promise<void> {
+  const rows = await app.db(table).whereIn('id', ids).select('id', 'created_at');
+  const stamps = ids.map((id) => new Date(rows.find((r) => r.id === id).created_at).getTime());
+  for (let i = 1; i < stamps.length; i++) {
+    if (!(stamps[i] > stamps[i - 1])) throw new Error(`${table} ${ids[i]} was not created after ${ids[i - 1]}`);
   }
 }

@@ -3,8 +3,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner } from '../helpers/fixtures.js';
-import { createProduct, createVariant, expectError, expectStatus, eventTypes, spreadCreatedAt } from './support.js';
+import { createProduct, createVariant, expectError, expectStatus, eventTypes, createdInOrder } from './support.js';
 import { enableChallenges } from '../helpers/operator.js';
+import { publicBaseUrl } from '../../handlers/shared/public-url.js';
 
 const t = suite('variants');
 let app: TestApp;
@@ -42,7 +43,7 @@ t('create a renewal variant: money objects out, minor units in, purchase_url, pl
   assert.is(v.stock, null);
   assert.is(v.short_link, null);
   assert.is(v.three_d_secure_policy, null);
-  assert.is(v.purchase_url, `https://checkout.sandbox.example/p/${v.id}`);
+  assert.is(v.purchase_url, `${publicBaseUrl()}/checkout/p/${v.id}`);
   assert.equal(v.metadata, { tier: 'gold' });
   assert.equal(await eventTypes(app, s.accountId), ['product.created', 'plan.created']);
   assert.equal(expectStatus(await app.request('GET', `/variants/${v.id}`, { version: HEAD_VERSION, token: s.token }), 200), v);
@@ -109,7 +110,7 @@ t('quick links: price fields required, short_link unique (409) or generated, pur
   assert.is(q.visibility, 'quick_link');
   assert.is(q.stock, 10);
   assert.is(q.short_link, 'spring-sale');
-  assert.is(q.purchase_url, 'https://checkout.sandbox.example/q/spring-sale');
+  assert.is(q.purchase_url, `${publicBaseUrl()}/checkout/q/spring-sale`);
   const other = await shop();
   expectError(await app.request('POST', '/variants', {
     token: other.key, body: { account_id: other.accountId, product_id: other.product.id, plan_type: 'one_time', visibility: 'quick_link', initial_price: 1, short_link: 'spring-sale' },
@@ -149,7 +150,7 @@ t('list: filters by account and product, every readable account by default, curs
   const b = await createVariant(app, s.key, s.accountId, second.id, { plan_type: 'renewal', billing_period: 30, renewal_price: 10 });
   const c = await createVariant(app, s.key, s.accountId, s.product.id, { visibility: 'hidden' });
   await createVariant(app, stranger.key, stranger.accountId, stranger.product.id);
-  await spreadCreatedAt(app, 'plans', [a.id, b.id, c.id]);
+  await createdInOrder(app, 'plans', [a.id, b.id, c.id]);
   const ids = (res: any) => expectStatus(res, 200).data.map((v: any) => v.id);
   assert.equal(ids(await app.request('GET', '/variants', { version: HEAD_VERSION, token: s.key })), [c.id, b.id, a.id]);
   assert.equal(ids(await app.request('GET', '/variants', { version: HEAD_VERSION, token: s.key, query: { account_id: s.accountId } })), [c.id, b.id, a.id]);
@@ -191,7 +192,7 @@ t('retrieve and update: 404 for strangers, 403 without plan:update, rules re-che
   assert.equal(u.renewal_price, usd(700));
   assert.is(u.billing_period, 14);
   assert.is(u.stock, 3);
-  assert.is(u.purchase_url, 'https://checkout.sandbox.example/q/vip-club');
+  assert.is(u.purchase_url, `${publicBaseUrl()}/checkout/q/vip-club`);
   const same = expectStatus(await app.request('PATCH', `/variants/${v.id}`, { version: HEAD_VERSION, token: s.key, body: { stock: 3 } }), 200);
   assert.equal(same, u);
   assert.equal((await eventTypes(app, s.accountId)).filter((e) => e === 'plan.updated'), ['plan.updated']);
@@ -200,10 +201,10 @@ t('retrieve and update: 404 for strangers, 403 without plan:update, rules re-che
   expectError(await app.request('PATCH', `/variants/${other.id}`, { version: HEAD_VERSION, token: s.key, body: { renewal_price: 5 } }), 400, 'invalid_request', 'renewal_price');
   const cleared = expectStatus(await app.request('PATCH', `/variants/${v.id}`, { version: HEAD_VERSION, token: s.key, body: { short_link: null, visibility: 'hidden' } }), 200);
   assert.is(cleared.short_link, null);
-  assert.is(cleared.purchase_url, `https://checkout.sandbox.example/p/${v.id}`);
+  assert.is(cleared.purchase_url, `${publicBaseUrl()}/checkout/p/${v.id}`);
   const relinked = expectStatus(await app.request('PATCH', `/variants/${other.id}`, { version: HEAD_VERSION, token: s.key, body: { visibility: 'quick_link', initial_price: 50 } }), 200);
   assert.match(relinked.short_link, /^[A-Za-z0-9]{8}$/);
-  assert.is(relinked.purchase_url, `https://checkout.sandbox.example/q/${relinked.short_link}`);
+  assert.is(relinked.purchase_url, `${publicBaseUrl()}/checkout/q/${relinked.short_link}`);
 });
 
 t('/plans routes run the same operations, with Deprecation and successor Link headers', async () => {

@@ -20,11 +20,28 @@ const alertOf = async (key: string, paymentId: string) => {
   assert.is(res.body.data.length, 1);
   return res.body.data[0];
 };
-const windowPassed = (id: string) => app.db('dispute_alerts').where({ id }).update({ actionable_until: app.db.raw("now() - interval '1 second'") });
+/** A payment whose alert window is three seconds, not ten minutes: the sandbox network's delays are scaled by
+ * DISPUTE_NETWORK_SECONDS (handlers/disputes/submit.ts), so the window can pass in real time. */
+async function paidWithShortWindow(s: Awaited<ReturnType<typeof seller>>, card: string) {
+  const scale = process.env.DISPUTE_NETWORK_SECONDS;
+  process.env.DISPUTE_NETWORK_SECONDS = '0.005';
+  try {
+    return await paidWith(app, s, card);
+  } finally {
+    if (scale === undefined) delete process.env.DISPUTE_NETWORK_SECONDS;
+    else process.env.DISPUTE_NETWORK_SECONDS = scale;
+  }
+}
+/** Waits until the alert's window has passed. */
+async function windowPassed(id: string) {
+  const { actionable_until } = await app.db('dispute_alerts').where({ id }).first('actionable_until');
+  const wait = Date.parse(actionable_until) - Date.now() + 50;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
 
 t('an early fraud warning is never billed and is actionable; a refund prevents the chargeback', async () => {
   const s = await seller(app);
-  const p = await paidWith(app, s, NETWORK_CARDS.earlyFraudWarning);
+  const p = await paidWithShortWindow(s, NETWORK_CARDS.earlyFraudWarning);
   const a = await alertOf(s.key, p.id);
   assert.match(a.id, /^dspa_/);
   assert.equal([a.type, a.fee_charged, a.actionable, a.outcome, a.account_id, a.payment_id, a.dispute_id], ['early_fraud_warning', false, true, 'pending', s.accountId, p.id, null]);
@@ -43,7 +60,7 @@ t('an early fraud warning is never billed and is actionable; a refund prevents t
 
 t('a dispute alert is billed 10.00; unrefunded by the end of its window it becomes a dispute', async () => {
   const s = await seller(app);
-  const p = await paidWith(app, s, NETWORK_CARDS.disputeAlert);
+  const p = await paidWithShortWindow(s, NETWORK_CARDS.disputeAlert);
   const a = await alertOf(s.key, p.id);
   assert.equal([a.type, a.fee_charged, a.actionable], ['dispute_alert', true, true]);
   assert.equal([await balance(app, s.ledger, 'pending'), await balance(app, s.ledger, 'fees')], [NET - ALERT_FEE, 420 + ALERT_FEE]);

@@ -31,7 +31,7 @@ export async function seller(app: TestApp) {
 
 /** A payment with `card`, settled, and the network's report on it made. `plan`: a variant purchase (a membership). */
 export async function paidWith(app: TestApp, s: Awaited<ReturnType<typeof seller>>, card: string, plan = false) {
-  const body = plan ? { plan_id: (await makeVariant(app.db, s.accountId, { price: PAID, planType: 'one_time' })).id } : { amount: PAID, currency: 'usd' };
+  const body = plan ? { plan_id: (await makeVariant(app, s.accountId, { price: PAID, planType: 'one_time' })).id } : { amount: PAID, currency: 'usd' };
   const p = await pay(app, s, body, { card });
   await reportOnPayment(app.db, p.id);
   return p;

@@ -1,5 +1,6 @@
 // Disputes and alerts at older pins: before entry 52 (2026-07-30) the official client's shape and paths, before
 // entry 14 (2026-08-28) a prevented dispute shows as closed.
+import { laterOnClock } from '../helpers/later-on-clock.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -62,10 +63,11 @@ t('before entry 14 a prevented dispute is closed, in events and summaries too; a
   const d = await disputeOf(app, p.id);
   const q = await paidWith(app, s, NETWORK_CARDS.chargeback);
   const e = await disputeOf(app, q.id);
-  await app.db('disputes').where({ id: e.id }).update({ response_due_at: app.db.raw("now() - interval '1 second'") });
-  const { closeUnanswered } = await import('../../handlers/disputes/network.js');
-  await closeUnanswered(app.db, e.id);
   await refund(app, s.key, p.id);
+  // Seven days and an hour later for the seller (its sandbox clock): e passed its response_due_at unanswered.
+  const { onClock } = await laterOnClock(app, s, 7 * 86_400_000 + 3_600_000);
+  const { closeUnanswered } = await import('../../handlers/disputes/network.js');
+  await onClock(() => closeUnanswered(app.db, e.id));
   assert.is((await at(VERSION, s.key, 'GET', `/disputes/${d.id}`)).body.status, 'prevented');
   assert.is((await at(BEFORE_14, s.key, 'GET', `/disputes/${d.id}`)).body.status, 'closed');
   assert.is((await at(OLD, s.key, 'GET', `/disputes/${d.id}`)).body.status, 'closed');

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { viewerKey } from '../payments/payment-fixtures.js';
+import { laterOnClock } from '../helpers/later-on-clock.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { closeUnanswered, ruleOnDispute } from '../../handlers/disputes/network.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
@@ -110,7 +111,7 @@ t('PATCH edits evidence field by field; submit files it; the network rules won o
 
 t('clearing withholds what a dispute holds; ruled after clearing, the withheld part returns to available: either order ends the same', async () => {
   const clear = async (paymentId: string) => {
-    await app.db('payments').where({ id: paymentId }).update({ settlement_time_at: app.db.raw("now() - interval '3 days'") });
+    await app.db('payments').where({ id: paymentId }).update({ settlement_time_at: app.db.raw("now() - interval '3 days'") }); // sql-state-write: the case runs the real-time clearing sweep (clearDueFunds), which skips clocked accounts, so real time must have passed the clearing period
     while (await clearDueFunds(app.db));
   };
   const rule = async (key: string, id: string, win: boolean) => {
@@ -178,13 +179,14 @@ t('past response_due_at: PATCH and submit are refused naming response_due_at; th
   // Not yet due: the deadline job does nothing.
   await closeUnanswered(app.db, d.id);
   assert.is((await disputeOf(app, p.id)).status, 'needs_response');
-  await app.db('disputes').where({ id: d.id }).update({ response_due_at: app.db.raw("now() - interval '1 second'") });
+  // Seven days and an hour later for the seller (its sandbox clock): past response_due_at.
+  const { onClock } = await laterOnClock(app, s, 7 * 86_400_000 + 3_600_000);
   const edit = await patch(s.key, d.id, { evidence: { notes: 'x' } });
   assert.equal([edit.status, edit.body.error.type, edit.body.error.param], [400, 'invalid_state', 'response_due_at']);
   assert.match(edit.body.error.message, /deadline/);
   const sub = await submit(s.key, d.id);
   assert.equal([sub.status, sub.body.error.param], [400, 'response_due_at']);
-  await closeUnanswered(app.db, d.id);
+  await onClock(() => closeUnanswered(app.db, d.id));
   const closed = (await get(s.key, `/disputes/${d.id}`)).body;
   assert.equal([closed.status, closed.evidence_submitted_at, !!closed.resolved_at], ['closed', null, true]);
   assert.is(await balance(app, s.ledger, 'pending'), NET - PAID - DISPUTE_FEE);

@@ -190,7 +190,8 @@ t('entry 15 at an older pin: running reads as ready, incomplete as superseded; e
   assert.ok(done.body.run_started_at);
   assert.is(done.body.run_started_at, done.body.run_ended_at);
   // At the head, executed from ready is refused.
-  const [, , third] = await (async () => { await app.db('economic_intelligence_recommendations').where({ id: fresh.id }).update({ status: 'superseded' }); return generated(o); })();
+  // The next run finds no open recommendation of the kind (the last one was executed) and writes a fresh one.
+  const [, , third] = await generated(o);
   assert.is((await patch(o, third.id, { status: 'executed' })).status, 400);
 });
 
@@ -203,7 +204,7 @@ t('entry 19 at an older pin: expected_tool_calls are the tool names alone, in or
   assert.equal(head.body.expected_tool_calls.map((c: any) => c.tool_name), ['listProducts', 'createVariant']);
   // A recommendation written before descriptions were kept shows description null at the head.
   await app.db('economic_intelligence_recommendations').where({ id: rec.id })
-    .update({ expected_tool_calls: JSON.stringify([{ tool_name: 'listProducts', description: null }]) });
+    .update({ expected_tool_calls: JSON.stringify([{ tool_name: 'listProducts', description: null }]) }); // sql-state-write: the row shape written before descriptions were kept, which no product path writes any more
   const older = await call('GET', `/economic_intelligence/${rec.id}`, { token: o.key });
   assert.equal(older.body.expected_tool_calls, [{ tool_name: 'listProducts', description: null }]);
 });

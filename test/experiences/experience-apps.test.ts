@@ -35,7 +35,7 @@ t('app_id: the account\'s own app or a live one powers it; list filters by app_i
   const [o, other] = [await makeOwner(app.db), await makeOwner(app.db)];
   const mine = await makeApp(app, o, { name: 'Chat' });
   const live = await makeApp(app, other, { name: 'Store app' });
-  await app.db('apps').where({ id: live.id }).update({ status: 'live' });
+  assert.is((await call('PATCH', `/apps/${live.id}`, { token: other.key, body: { status: 'live' } })).status, 200);
   const hidden = await makeApp(app, other);
   const byMine = await created(o, { app_id: mine.id, name: 'Chat room' });
   assert.equal([byMine.app_id, byMine.app], [mine.id, { id: mine.id, name: 'Chat' }]);

@@ -144,7 +144,7 @@ t('user access on a product and an experience: admin, customer through an attach
   const p2 = await product(o, 'Two');
   const xp = await experience(o, { product_id: p1 });
   const buyer = await makeUser(app.db);
-  await makeMembership(app.db, o.accountId, buyer.id, { productId: p2 });
+  await makeMembership(app, o.accountId, buyer.id, { productId: p2 });
   const check = (token: string, userId: string, id: string) => call('GET', `/users/${userId}/access/${id}`, { token });
 
   assert.equal((await check(o.key, o.owner.id, p1)).body, { has_access: true, access_level: 'admin' });

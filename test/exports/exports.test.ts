@@ -23,7 +23,7 @@ t.before(async () => {
   app = await startTestApp();
   env = useTemporaryStore(app);
   seller = await makeSeller(app.db);
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1043 });
+  const variant = await makeVariant(app, seller.accountId, { price: 1043 });
   paymentIds = [];
   for (let i = 0; i < 3; i++) paymentIds.push((await pay(app, seller, { plan_id: variant.id })).id);
 });
@@ -106,7 +106,7 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
 
 t('rows read across keyset batches: every row once, oldest first, ties on created_at broken by id', async () => {
   // Two of the payments share their creation instant, across a batch boundary of two rows.
-  await app.db('payments').where({ id: paymentIds[2] }).update({ created_at: (await app.db('payments').where({ id: paymentIds[1] }).first()).created_at });
+  await app.db('payments').where({ id: paymentIds[2] }).update({ created_at: (await app.db('payments').where({ id: paymentIds[1] }).first()).created_at }); // sql-state-write: a same-millisecond created_at tie across a batch boundary, which real payments cannot be made to produce
   const expected = await app.db('payments').where({ account_id: seller.accountId }).orderBy(['created_at', 'id']).pluck('id');
   try {
     for (const size of ['1', '2', '3']) {
@@ -189,7 +189,7 @@ t('the CSV writer: a negative number stays a number; the same text is neutralise
 
 t('memberships export: another resource, its own columns', async () => {
   const buyer = await makeUser(app.db);
-  await makeMembership(app.db, seller.accountId, buyer.id);
+  await makeMembership(app, seller.accountId, buyer.id);
   const e = (await create('memberships')).body;
   await generateExport(app.db, e.id);
   const done = (await retrieve(e.id)).body;
@@ -236,7 +236,7 @@ t('30 days after finishing: expired, the file deleted (clock moved by the test)'
 t('an export whose completed_at is in the past is expired by the job\'s own clock', async () => {
   const e = (await create('members')).body;
   await generateExport(app.db, e.id);
-  await app.db('exports').where({ id: e.id }).update({ completed_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+  await app.db('exports').where({ id: e.id }).update({ completed_at: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() }); // sql-state-write: the case is the sweep's real-time default, which skips clocked accounts, so real time must have passed 30 days (the clock path is test/sandbox/clock-timed.test.ts)
   assert.ok((await expireExports(app.db)).includes(e.id));
   assert.is((await retrieve(e.id)).body.status, 'expired');
 });

@@ -92,7 +92,7 @@ t('expiry: an expired link shows 410 and its answer creates nothing; bad answers
   assert.is((await submit(res.body.authorize_url, 'decision=allow&username=no spaces')).status, 400);
   assert.is((await submit(res.body.authorize_url, 'decision=allow&username=ok&instagram_username=' + 'x'.repeat(31))).status, 400);
   assert.is((await submit(res.body.authorize_url, '{"decision":"allow"}', 'application/json')).status, 400);
-  await app.db('external_account_connections').where({ state }).update({ expires_at: new Date(Date.now() - 1000) });
+  await app.db('external_account_connections').where({ state }).update({ expires_at: new Date(Date.now() - 1000) }); // sql-state-write: the consent page has no account credential, so runs on real time, and a link lasts 30 minutes (a constant)
   assert.is((await fetch(local(res.body.authorize_url))).status, 410);
   const late = await submit(res.body.authorize_url, `decision=allow&username=${handle()}`);
   assert.is(new URL(late.headers.get('location')!).searchParams.get('error'), 'expired');

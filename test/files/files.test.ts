@@ -158,7 +158,7 @@ t('past the declared size: 413, no object, no row change', async () => {
 
 t('past the upload window: refused, nothing left behind, the file shows failed', async () => {
   const f = (await create({ filename: 'late.txt' })).body;
-  await app.db('files').where({ id: f.id }).update({ upload_expires_at: new Date(Date.now() - 1000).toISOString() });
+  await app.db('files').where({ id: f.id }).update({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }); // sql-state-write: the upload window runs on real time (pg_catalog.now(), never a sandbox clock) for FILE_UPLOAD_SECONDS, an hour
   const before = env.objects();
   const res = await put(f.upload_url, 'too late');
   assert.is(res.status, 403);
@@ -170,7 +170,7 @@ t('past the upload window: refused, nothing left behind, the file shows failed',
   const m = (await create({ filename: 'late.bin', parts: 2 })).body;
   await put(m.upload_parts[0].upload_url, 'a');
   await put(m.upload_parts[1].upload_url, 'b');
-  await app.db('files').where({ id: m.id }).update({ upload_expires_at: new Date(Date.now() - 1000).toISOString() });
+  await app.db('files').where({ id: m.id }).update({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }); // sql-state-write: the upload window runs on real time (pg_catalog.now(), never a sandbox clock) for FILE_UPLOAD_SECONDS, an hour
   const complete = await app.request('POST', `/files/${m.id}/complete`, { token: owner.key });
   assert.is(complete.status, 400);
   assert.is(complete.body.error.param, 'upload_expires_at');

@@ -13,7 +13,7 @@ export interface Leg { bucket: string; amount: number }
 /** One balanced entry on the account's business ledger at `at` (ISO 8601). */
 export async function postAt(app: TestApp, accountId: string, entryId: string, at: string, legs: Leg[], currency = 'usd'): Promise<void> {
   const ledger = await ledgerOf(app.db, accountId);
-  await app.db('ledger_postings').insert(legs.map((l) => ({ entry_id: entryId, ledger_id: ledger, bucket: l.bucket, currency, amount: l.amount, created_at: at })));
+  await app.db('ledger_postings').insert(legs.map((l) => ({ entry_id: entryId, ledger_id: ledger, bucket: l.bucket, currency, amount: l.amount, created_at: at }))); // sql-state-write: ledger history on past days and months for the reports: a sandbox clock never goes back in time
 }
 
 export const money = (amount: number, currency = 'usd') => ({ amount, currency, decimals: currency === 'jpy' ? 0 : 2, display_decimals: currency === 'jpy' ? 0 : 2 });

@@ -121,12 +121,12 @@ t('an account the caller cannot see is a 404; without company:balance:read a 403
 
 t('daily totals move only with postings, and verify-ledger finds a day that drifted', async () => {
   const [{ ledger_id: ledger }] = await app.db('ledger_accounts').where({ account_id: shop.accountId }).select('id as ledger_id');
-  const refused = await app.db('ledger_daily_totals').where({ ledger_id: ledger }).update({ fees: 1 }).then(() => 'written', (e: Error) => e.message);
+  const refused = await app.db('ledger_daily_totals').where({ ledger_id: ledger }).update({ fees: 1 }).then(() => 'written', (e: Error) => e.message); // sql-state-write: must be refused: proves daily totals move only with postings
   assert.match(refused, 'move only with ledger postings');
   assert.equal((await verifyLedger(app.db)).dailyTotalMismatches, []);
   await app.db.raw('alter table ledger_daily_totals disable trigger user');
   try {
-    await app.db('ledger_daily_totals').where({ ledger_id: ledger, day: '2026-03-02', row_type: 'payment' }).update({ fees: 1 });
+    await app.db('ledger_daily_totals').where({ ledger_id: ledger, day: '2026-03-02', row_type: 'payment' }).update({ fees: 1 }); // sql-state-write: corrupts a daily total on purpose (triggers off) so that verify-ledger has a drift to find
   } finally {
     await app.db.raw('alter table ledger_daily_totals enable trigger user');
   }

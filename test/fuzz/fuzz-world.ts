@@ -29,13 +29,13 @@ export async function makeWorld(app: TestApp): Promise<World> {
     return res.status < 300 ? (res.body as { id?: string }) : null;
   };
   const buyer = await makeUser(app.db);
-  const renewal = await makeVariant(app.db, seller.accountId, { planType: 'renewal', price: 1500, stock: 50 });
-  await makeVariant(app.db, seller.accountId, { planType: 'one_time', price: 900 });
-  await makePromo(app.db, seller.accountId, { code: 'FUZZTEN' });
-  for (let i = 0; i < 3; i++) await makeMembership(app.db, seller.accountId, buyer.id, { productId: renewal.productId, planId: renewal.id });
-  const saved = await makeSavedMethod(app.db, seller.accountId);
-  await makePaymentMethod(app.db, seller.accountId, { memberId: saved.memberId, userId: saved.buyer.id });
-  await makeConfirmationToken(app.db, seller.accountId);
+  const renewal = await makeVariant(app, seller.accountId, { planType: 'renewal', price: 1500, stock: 50 });
+  await makeVariant(app, seller.accountId, { planType: 'one_time', price: 900 });
+  await makePromo(app, seller.accountId, { code: 'FUZZTEN' });
+  for (let i = 0; i < 3; i++) await makeMembership(app, seller.accountId, buyer.id, { productId: renewal.productId, planId: renewal.id });
+  const saved = await makeSavedMethod(app, seller.accountId);
+  await makePaymentMethod(app, seller.accountId, { memberId: saved.memberId, userId: saved.buyer.id });
+  await makeConfirmationToken(app, seller.accountId);
   const paid = await pay(app, seller, { plan_id: renewal.id }, { buyerId: buyer.id });
   await post(`/payments/${paid.id}/refund`, { partial_amount: 100 });
   await pay(app, seller, { amount: 2500, currency: 'usd' }, { collect: false });
@@ -49,8 +49,8 @@ export async function makeWorld(app: TestApp): Promise<World> {
 
   // Someone else's objects: their ids must answer 404, never leak or write.
   const other = await makeOwner(app.db, { title: 'Other Shop' });
-  await makeVariant(app.db, other.accountId);
-  await makeMembership(app.db, other.accountId, (await makeUser(app.db)).id);
+  await makeVariant(app, other.accountId);
+  await makeMembership(app, other.accountId, (await makeUser(app.db)).id);
 
   // The fuzzer's own credentials stay usable: its key and the owner's team membership are not handed out as
   // targets (revoking or removing them would turn the rest of the run into 401s).

@@ -24,20 +24,24 @@ t.before(async () => {
   owner = await makeOwner(app.db);
   const acct = owner.accountId;
   // Older payments: mostly succeeded, every tenth failed, every tenth refunded; older domains: all verified.
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await app.db.raw(`insert into payments (id, account_id, user_id, status, billing_reason, currency, subtotal, total, usd_total, created_at, updated_at)
     select 'pay_flt' || lpad(i::text, 8, '0'), ?, ?, case i % 10 when 0 then 'failed' when 5 then 'refunded' else 'succeeded' end,
       'one_time', 'usd', 1000, 1000, 1000, now() - interval '1 day' - i * interval '1 second', now()
     from generate_series(1, ?) i`, [acct, owner.owner.id, ROWS]);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await app.db.raw(`insert into payment_method_domains (id, account_id, domain, status, txt_record_name, verification_token, verified_at, created_at, updated_at)
     select 'pmd_flt' || lpad(i::text, 8, '0'), ?, 'shop' || i || '.example.com', 'verified', '_whop.shop' || i, 'tok' || i,
       now(), now() - interval '1 day' - i * interval '1 second', now()
     from generate_series(1, ?) i`, [acct, ROWS]);
   await app.db.raw('analyze payments, payment_method_domains');
   // Then as many newer rows of another status, the statistics left as they were.
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await app.db.raw(`insert into payments (id, account_id, user_id, status, billing_reason, currency, subtotal, total, usd_total, created_at, updated_at)
     select 'pay_fltnew' || lpad(i::text, 8, '0'), ?, ?, 'processing', 'one_time', 'usd', 1000, 1000, 1000,
       now() - i * interval '1 millisecond', now()
     from generate_series(1, ?) i`, [acct, owner.owner.id, ROWS]);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await app.db.raw(`insert into payment_method_domains (id, account_id, domain, status, txt_record_name, verification_token, created_at, updated_at)
     select 'pmd_fltnew' || lpad(i::text, 8, '0'), ?, 'new' || i || '.example.com', 'pending', '_whop.new' || i, 'tok' || i,
       now() - i * interval '1 millisecond', now()

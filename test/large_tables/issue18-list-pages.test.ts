@@ -42,22 +42,28 @@ async function setUp() {
   const bigKey = await makeKey(app.db, { accountId: big.accountId, role: 'admin' });
   big.key = bigKey.secret;
 
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into people (id, account_id, first_seen_at, last_seen_at)
     select 'prsn_large' || i, ${accountOf('i')}, ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into tracked_events (id, account_id, person_id, event_id, event_name, event_time)
     select 'cevt_large' || i, ${accountOf('i')}, 'prsn_large' || i, 'cevt_large' || i, 'page', ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into apps (id, account_id, name, app_type, deployment, created_at, updated_at)
     select 'app_large' || i, ${accountOf('i')}, 'App ' || i, 'b2b_app', 'api_integration', ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
   ids.bigApp = 'app_large1';
   ids.smallApp = 'app_large2';
-  await app.db('apps').where({ id: ids.smallApp }).update({ account_id: small.accountId });
+  await app.db('apps').where({ id: ids.smallApp }).update({ account_id: small.accountId }); // sql-state-write: part of the bulk seeding: one seeded app moves to the small account
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into economic_intelligence_recommendations (id, account_id, kind, title, summary, status, expected_tool_calls, created_at, updated_at)
     select 'eirec_large' || i, ${accountOf('i')}, 'launch_promo_code', 'T', 'S', 'superseded', '[]', ${ago('i')}, ${ago('i')} from generate_series(1, ${ROWS}) i`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into experiences (id, account_id, name, app_id, created_at, updated_at)
     select 'exp_large' || i, ${accountOf('i')}, 'E' || i, case when ${accountOf('i')} = '${big.accountId}' then '${ids.bigApp}' end, ${ago('i')}, ${ago('i')}
     from generate_series(1, ${ROWS}) i`);
   // Api logs are stored a batch at a time (migrations/490_api_log_batches.ts): 50 consecutive requests a batch, each
   // spanning under a minute.
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into api_log_batches (id, account_id, first_at, last_at, entries, api_key_ids, user_ids, kinds, operations,
       methods, paths, statuses, durations, versions, request_ids, created_ms)
     select 'alogb_large' || (i / 50) || '_' || account_id, account_id, min(at), max(at), count(*), string_agg('', E'\\x1f'),
@@ -66,18 +72,24 @@ async function setUp() {
       string_agg('req_large' || lpad(i::text, 12, '0'), E'\\x1f' order by i), string_agg(((extract(epoch from at) * 1000)::bigint)::text, E'\\x1f' order by i)
     from (select i, ${accountOf('i')} as account_id, date_trunc('milliseconds', ${ago('i')}) as at from generate_series(1, ${ROWS}) i) s
     group by account_id, i / 50`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into app_logs (id, account_id, app_id, source, level, message, request_id, created_at)
     select 'aplog_large' || i, ${accountOf('i')}, case when i % 2 = 1 then '${ids.bigApp}' else 'app_large' || (2 * (i % 1000) + 2) end,
       'console', 'info', 'line ' || i, 'check_app_build:x', ${ago('i')} from generate_series(1, ${ROWS}) i`);
   // Reviews: the long-history account's ten products each reviewed by a tenth of its reviews' users; the small
   // account's one product by five.
   const users = Math.max(50, Math.round(ROWS / 20));
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into users (id, username, email) select 'user_large' || u, 'large' || u, 'large' || u || '@example.com' from generate_series(1, ${users}) u`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into products (id, account_id, title) select 'prod_large' || p, '${big.accountId}', 'P' || p from generate_series(1, ${Math.ceil(ROWS / 2 / users)}) p`);
+  // sql-state-write: part of the bulk seeding: the small account's one product beside the seeded ones
   await fill(`insert into products (id, account_id, title) values ('prod_largesmall', '${small.accountId}', 'Small')`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into reviews (id, account_id, product_id, user_id, stars, status, paid_for_product, created_at, updated_at)
     select 'rev_large' || i, '${big.accountId}', 'prod_large' || (i / ${users} + 1), 'user_large' || (i % ${users} + 1), 1 + i % 5, 'published', false, ${ago('i')}, ${ago('i')}
     from generate_series(0, ${Math.ceil(ROWS / 2) - 1}) i`);
+  // sql-state-write: bulk seeding for a query-plan case: ROWS rows through the API would take far longer than the test
   await fill(`insert into reviews (id, account_id, product_id, user_id, stars, status, paid_for_product)
     select 'rev_largesmall' || u, '${small.accountId}', 'prod_largesmall', 'user_large' || u, 4, 'published', false from generate_series(1, 5) u`);
   await app.db.raw('analyze');

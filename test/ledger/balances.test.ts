@@ -28,7 +28,7 @@ const failure = async (work: () => Promise<unknown>): Promise<string> => {
 
 t('a payment and its refund move the balances the account shows, and the ledger verifies', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'FR' }); // 20% tax: total 1200
   const settled = await balances(s.accountId);
   assert.is(settled.processor_clearing, -1200);
@@ -49,7 +49,7 @@ t('an entry whose postings do not sum to zero is refused when its transaction co
   const account = await makeAccount(app.db);
   const ledger = await ledgerOf(app.db, account.id);
   const message = await failure(() => app.db.transaction(async (trx) => {
-    await trx('ledger_postings').insert([
+    await trx('ledger_postings').insert([ // sql-state-write: an unbalanced entry the product never writes, to prove the commit-time check refuses it
       { entry_id: 'lopsided', ledger_id: ledger, bucket: 'available', currency: 'usd', amount: 500 },
       { entry_id: 'lopsided', ledger_id: ledger, bucket: 'processor_clearing', currency: 'usd', amount: -499 },
     ]);
@@ -62,16 +62,16 @@ t('an entry whose postings do not sum to zero is refused when its transaction co
 t('history is append-only: postings cannot be changed or deleted, nor balances written by hand', async () => {
   const account = await makeAccount(app.db);
   const ledger = await ledgerOf(app.db, account.id);
-  await app.db('ledger_postings').insert([
+  await app.db('ledger_postings').insert([ // sql-state-write: postings stated by hand so that the append-only guard below has rows to refuse changing
     { entry_id: 'fixed', ledger_id: ledger, bucket: 'available', currency: 'usd', amount: 70 },
     { entry_id: 'fixed', ledger_id: ledger, bucket: 'processor_clearing', currency: 'usd', amount: -70 },
   ]);
-  assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).update({ amount: 1 })), 'append-only');
-  assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).delete()), 'append-only');
+  assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).update({ amount: 1 })), 'append-only'); // sql-state-write: must be refused: proves postings are append-only
+  assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).delete()), 'append-only'); // sql-state-write: must be refused: proves postings are append-only
   const byHand = 'ledger balances move only with ledger postings';
-  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).update({ amount: 1_000_000 })), byHand);
-  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).delete()), byHand);
-  assert.match(await failure(() => app.db('ledger_balances').insert({ ledger_id: ledger, currency: 'eur', bucket: 'available', amount: 5 })), byHand);
+  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).update({ amount: 1_000_000 })), byHand); // sql-state-write: must be refused: proves balances move only with postings
+  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).delete()), byHand); // sql-state-write: must be refused: proves balances move only with postings
+  assert.match(await failure(() => app.db('ledger_balances').insert({ ledger_id: ledger, currency: 'eur', bucket: 'available', amount: 5 })), byHand); // sql-state-write: must be refused: proves balances move only with postings
   assert.equal(await balances(account.id), { available: 70, processor_clearing: -70 });
 });
 
@@ -79,6 +79,7 @@ t('a long history: 20,000 postings in one statement leave exact balances, and th
   const account = await makeAccount(app.db);
   const ledger = await ledgerOf(app.db, account.id);
   // 10,000 balanced entries of 1..10,000 cents each, into available (odd) or pending (even).
+  // sql-state-write: bulk seeding 20,000 postings in one statement: the case is the trigger's totals over a long history
   await app.db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount)
     select 'bulk' || n, ?, case when n % 2 = 1 then 'available' else 'pending' end, 'usd', n from generate_series(1, 10000) n
     union all
@@ -100,7 +101,7 @@ t('npm run cli -- verify-ledger says the ledger holds, and exits 1 naming a bala
   const ledger = await ledgerOf(app.db, account.id);
   await app.db.transaction(async (trx) => {
     await trx.raw('alter table ledger_balances disable trigger ledger_balances_follow_postings');
-    await trx('ledger_balances').insert({ ledger_id: ledger, currency: 'usd', bucket: 'available', amount: 42 });
+    await trx('ledger_balances').insert({ ledger_id: ledger, currency: 'usd', bucket: 'available', amount: 42 }); // sql-state-write: corrupts a balance on purpose (trigger off) so that verify-ledger has a drift to find
     await trx.raw('alter table ledger_balances enable trigger ledger_balances_follow_postings');
   });
   const bad = await runCli(['verify-ledger'], env);

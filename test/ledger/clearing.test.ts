@@ -18,11 +18,11 @@ const buckets = async (accountId: string) => Object.fromEntries((await balanceRo
   .whereIn('bucket', ['available', 'pending'])).map((r) => [r.bucket, Number(r.amount)]));
 /** The clearing period (two days) passes for this payment. */
 const age = (paymentId: string) => app.db('payments').where({ id: paymentId })
-  .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+  .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") }); // sql-state-write: the case is the real-time sweep (clearDueFunds, its cron task), which skips clocked accounts, so real time must have passed the clearing period (the clock path is test/sandbox/clock-timed.test.ts)
 
 t('a settled payment stays pending through the clearing period, then its net amount is available, once', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'US' });
   const net = (await buckets(s.accountId)).pending;
   assert.ok(net > 0 && net < 1000);
@@ -39,7 +39,7 @@ t('a settled payment stays pending through the clearing period, then its net amo
 
 t('what was refunded before clearing does not clear', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'US' });
   const net = (await buckets(s.accountId)).pending;
   await app.request('POST', `/payments/${id}/refund`, { token: s.key, version: VERSION, body: { partial_amount: 300 } });
@@ -51,7 +51,7 @@ t('what was refunded before clearing does not clear', async () => {
 
 t('an account held under review keeps its funds pending; lifting the reason lets the sweep clear them', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'US' });
   const net = (await buckets(s.accountId)).pending;
   await complianceReview(app, s);

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { joinTeam } from '../auth/team.js';
 import { makeMembership, makeProduct } from '../memberships/fixtures.js';
 
 const t = suite('member last_opened_at');
@@ -22,12 +22,12 @@ const lastOpened = async (key: string, memberId: string) => {
 };
 /** Moves the recorded open back in time, as if `seconds` had passed since. */
 const age = (memberId: string, seconds: number) =>
-  app.db('members').where({ id: memberId }).update({ last_opened_at: app.db.raw(`last_opened_at - interval '${seconds} seconds'`) });
+  app.db('members').where({ id: memberId }).update({ last_opened_at: app.db.raw(`last_opened_at - interval '${seconds} seconds'`) }); // sql-state-write: opens are recorded at minute resolution in real time (a user token runs on no sandbox clock); waiting minutes per case is not a test
 
 t('null until the member\'s own user token checks its access to the account; then about now', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   assert.is(await lastOpened(o.key, m.memberId), null);
 
   // Other callers: the account's API key and its owner's user token checking the buyer, reads of the member.
@@ -58,7 +58,7 @@ t('null until the member\'s own user token checks its access to the account; the
 t('written at most once a minute: a second open within the minute keeps the first; after it, moves on', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   await check(buyer.token, buyer.id, o.accountId);
   await age(m.memberId, 30);
   const first = await lastOpened(o.key, m.memberId);
@@ -76,17 +76,18 @@ t('written at most once a minute: a second open within the minute keeps the firs
 t('a product of the account counts; it is the account\'s member that records it, even without access', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
-  const otherProduct = await makeProduct(app.db, o.accountId);
+  const m = await makeMembership(app, o.accountId, buyer.id);
+  const otherProduct = await makeProduct(app, o.accountId);
   const res = await check(buyer.token, buyer.id, otherProduct);
   assert.equal(res.body, { has_access: false, access_level: 'no_access' });
   assert.type(await lastOpened(o.key, m.memberId), 'string', 'the member opened the account, whatever the product grants');
 
   // A member who left (no access left) still opens the account.
   const gone = await makeUser(app.db);
-  const g = await makeMembership(app.db, o.accountId, gone.id);
-  await call('POST', `/memberships/${g.id}/cancel`, { token: o.key });
-  await app.db('members').where({ id: g.memberId }).update({ status: 'left' });
+  const g = await makeMembership(app, o.accountId, gone.id);
+  // Canceled now (not at period end): no access is left, so the member leaves.
+  assert.is((await call('POST', `/memberships/${g.id}/cancel`, { token: o.key })).status, 200);
+  assert.is((await app.db('members').where({ id: g.memberId }).first('status')).status, 'left');
   assert.is(await lastOpened(o.key, g.memberId), null);
   const left = await check(gone.token, gone.id, o.accountId);
   assert.is(left.status, 200);
@@ -97,8 +98,8 @@ t('only the account opened: another account\'s member is untouched, and no membe
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const ma = await makeMembership(app.db, a.accountId, buyer.id);
-  const mb = await makeMembership(app.db, b.accountId, buyer.id);
+  const ma = await makeMembership(app, a.accountId, buyer.id);
+  const mb = await makeMembership(app, b.accountId, buyer.id);
   await check(buyer.token, buyer.id, b.accountId);
   assert.type(await lastOpened(b.key, mb.memberId), 'string');
   assert.is(await lastOpened(a.key, ma.memberId), null);
@@ -110,7 +111,7 @@ t('only the account opened: another account\'s member is untouched, and no membe
 
   // A team member checking their own access records nothing for the buyer, and is not made a member.
   const teammate = await makeUser(app.db);
-  await app.db('team_members').insert({ id: newId('tmem_'), account_id: a.accountId, user_id: teammate.id, role: 'viewer', status: 'active' });
+  await joinTeam(app, a.token, a.accountId, 'viewer', [], teammate);
   assert.equal((await check(teammate.token, teammate.id, a.accountId)).body, { has_access: true, access_level: 'admin' });
   assert.is(await app.db('members').where({ user_id: teammate.id }).first(), undefined);
   assert.is(await lastOpened(a.key, ma.memberId), null);

@@ -5,6 +5,8 @@ import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harn
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { newId } from '../../runtime/ids.js';
+import { joinTeam } from '../auth/team.js';
+import { issueUserToken } from '../../handlers/users/user-service.js';
 import { makeMembership } from '../memberships/fixtures.js';
 import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
 import { makeSeller } from '../payments/payment-fixtures.js';
@@ -20,7 +22,7 @@ const ids = (res: any) => res.body.data.map((m: any) => m.id);
 t('retrieve: every field, with the user summary and a derived access level', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db, `Buyer${newId('').slice(0, 6)}`);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const res = await call('GET', `/members/${m.memberId}`, { token: o.key });
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(), ['access_level', 'account_id', 'created_at', 'id', 'joined_at', 'last_opened_at', 'status', 'user']);
@@ -36,20 +38,20 @@ t('access level follows the memberships and the team, never a stale stored value
   const o = await lifecycle.shop(await makeSeller(app.db));
   // Its renewal failed (a card that needs the buyer, off-session): past_due, which still grants access.
   const m = await lifecycle.membershipIn(o, 'past_due');
-  const buyer = { id: m.userId };
-  await app.db('members').where({ id: m.memberId }).update({ access_level: 'admin' }); // a stale column is ignored
+  const buyer = { id: m.userId, token: (await issueUserToken(app.db, m.userId)).secret };
+  await app.db('members').where({ id: m.memberId }).update({ access_level: 'admin' }); // sql-state-write: a stale stored value the product never writes, to prove reads ignore it
   const level = async () => (await call('GET', `/members/${m.memberId}`, { token: o.key })).body.access_level;
   assert.is(await level(), 'customer');
   await call('POST', `/memberships/${m.id}/pause`, { token: o.key });
   assert.is(await level(), 'no_access');
-  await app.db('team_members').insert({ id: newId('tmem_'), account_id: o.accountId, user_id: buyer.id, role: 'viewer', status: 'active' });
+  await joinTeam(app, o.key, o.accountId, 'viewer', [], buyer);
   assert.is(await level(), 'admin');
 });
 
 t('only mber_ ids: a user id, a username or an unknown id is 404', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  await makeMembership(app.db, o.accountId, buyer.id);
+  await makeMembership(app, o.accountId, buyer.id);
   for (const id of [buyer.id, buyer.user.username, 'mber_missing']) {
     const res = await call('GET', `/members/${id}`, { token: o.key });
     assert.is(res.status, 404, id);
@@ -62,7 +64,7 @@ t('another account\'s member is 404; a key without member:basic:read is 403; no 
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, b.accountId, buyer.id);
+  const m = await makeMembership(app, b.accountId, buyer.id);
   const hidden = await call('GET', `/members/${m.memberId}`, { token: a.key });
   assert.is(hidden.status, 404);
   const narrow = await makeKey(app.db, { accountId: b.accountId, statements: [{ effect: 'allow', actions: ['company:basic:read'] }] });
@@ -82,9 +84,9 @@ t('list: the key\'s account and its connected accounts, newest first; account_id
   const other = await makeOwner(app.db);
   const u1 = await makeUser(app.db);
   const u2 = await makeUser(app.db);
-  const a = await makeMembership(app.db, p.accountId, u1.id);
-  const b = await makeMembership(app.db, child.id, u2.id);
-  await makeMembership(app.db, other.accountId, u1.id);
+  const a = await makeMembership(app, p.accountId, u1.id);
+  const b = await makeMembership(app, child.id, u2.id);
+  await makeMembership(app, other.accountId, u1.id);
   const all = await call('GET', '/members', { token: p.key });
   assert.is(all.status, 200);
   assert.equal(ids(all), [b.memberId, a.memberId]);
@@ -103,9 +105,9 @@ t('filters: user_ids[], query (literal % and _), access_level, status, joined_af
   const alice = await makeUser(app.db, `alice_${newId('').slice(0, 5)}`);
   const bob = await makeUser(app.db, `bob${newId('').slice(0, 5)}`);
   const carol = await makeUser(app.db, `carol${newId('').slice(0, 5)}`);
-  const ma = await makeMembership(app.db, o.accountId, alice.id);
-  const mb = await makeMembership(app.db, o.accountId, bob.id);
-  const mc = await makeMembership(app.db, o.accountId, carol.id);
+  const ma = await makeMembership(app, o.accountId, alice.id);
+  const mb = await makeMembership(app, o.accountId, bob.id);
+  const mc = await makeMembership(app, o.accountId, carol.id);
   await call('POST', `/memberships/${mc.id}/cancel`, { token: o.key });
   const list = async (query: Record<string, any>) => {
     const res = await call('GET', '/members', { token: o.key, query: { account_id: o.accountId, ...query } });
@@ -135,7 +137,7 @@ t('filters: user_ids[], query (literal % and _), access_level, status, joined_af
 t('cursor pages', async () => {
   const o = await makeOwner(app.db);
   const made: string[] = [];
-  for (let i = 0; i < 3; i++) made.push((await makeMembership(app.db, o.accountId, (await makeUser(app.db)).id)).memberId);
+  for (let i = 0; i < 3; i++) made.push((await makeMembership(app, o.accountId, (await makeUser(app.db)).id)).memberId);
   const first = await call('GET', '/members', { token: o.key, query: { first: 2 } });
   assert.equal(ids(first), [made[2], made[1]]);
   assert.is(first.body.page_info.has_next_page, true);
@@ -149,10 +151,10 @@ t('cursor pages', async () => {
 t('a member who left rejoins with a new membership', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   await call('POST', `/memberships/${m.id}/cancel`, { token: o.key });
   assert.is((await call('GET', `/members/${m.memberId}`, { token: o.key })).body.status, 'left');
-  const again = await makeMembership(app.db, o.accountId, buyer.id);
+  const again = await makeMembership(app, o.accountId, buyer.id);
   assert.is(again.memberId, m.memberId);
   const res = await call('GET', `/members/${m.memberId}`, { token: o.key });
   assert.is(res.body.status, 'joined');

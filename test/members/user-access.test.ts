@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { joinTeam } from '../auth/team.js';
 import { makeMembership, makeProduct } from '../memberships/fixtures.js';
 import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
 import { makeSeller } from '../payments/payment-fixtures.js';
@@ -18,7 +18,7 @@ t.after(async () => { await app.close(); });
 t('an active membership on the account makes a customer; ending it removes access', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const res = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: o.key });
   assert.is(res.status, 200);
   assert.equal(res.body, { has_access: true, access_level: 'customer' });
@@ -43,8 +43,8 @@ t('trialing and past_due grant access; paused, expired and completed do not (eac
 t('a product: customer only with a membership to that product; admin for its account\'s team', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
-  const otherProduct = await makeProduct(app.db, o.accountId);
+  const m = await makeMembership(app, o.accountId, buyer.id);
+  const otherProduct = await makeProduct(app, o.accountId);
   const held = await call('GET', `/users/${buyer.id}/access/${m.productId}`, { token: o.key });
   assert.is(held.status, 200);
   assert.equal(held.body, { has_access: true, access_level: 'customer' });
@@ -53,7 +53,7 @@ t('a product: customer only with a membership to that product; admin for its acc
   const admin = await call('GET', `/users/${o.owner.id}/access/${otherProduct}`, { token: o.token });
   assert.equal(admin.body, { has_access: true, access_level: 'admin' });
   const viewer = await makeUser(app.db);
-  await app.db('team_members').insert({ id: newId('tmem_'), account_id: o.accountId, user_id: viewer.id, role: 'viewer', status: 'active' });
+  await joinTeam(app, o.token, o.accountId, 'viewer', [], viewer);
   const team = await call('GET', `/users/${viewer.id}/access/${m.productId}`, { token: o.key });
   assert.is(team.body.access_level, 'admin');
 });
@@ -61,11 +61,11 @@ t('a product: customer only with a membership to that product; admin for its acc
 t('a product of an account the caller cannot see is 404 naming resource_id; a deleted product is 404', async () => {
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
-  const product = await makeProduct(app.db, b.accountId);
+  const product = await makeProduct(app, b.accountId);
   const res = await call('GET', `/users/${b.owner.id}/access/${product}`, { token: a.key });
   assert.is(res.status, 404);
   assert.is(res.body.error.param, 'resource_id');
-  await app.db('products').where({ id: product }).update({ deleted_at: new Date() });
+  assert.is((await call('DELETE', `/products/${product}`, { token: b.key })).status, 200);
   const gone = await call('GET', `/users/${b.owner.id}/access/${product}`, { token: b.key });
   assert.is(gone.status, 404);
   assert.is(gone.body.error.message, `No such product: '${product}'`);

@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 t('the sweep queues the due step; the worker cancels the membership at its period end and emits membership.canceled', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 1500) });
+  const m = await makeMembership(app, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 1500) });
   const res = await call('POST', `/memberships/${m.id}/cancel`, { token: o.key, body: { cancel_at_period_end: true } });
   assert.is(res.body.status, 'active');
   await membershipPeriodSweep.run(app.db); // not due yet: nothing queued
@@ -41,11 +41,11 @@ t('the sweep queues the due step; the worker cancels the membership at its perio
 t('an old end_membership_period job does nothing before the period end, and a reversed cancellation is not canceled', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const later = await makeMembership(app.db, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 3_600_000) });
+  const later = await makeMembership(app, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 3_600_000) });
   await call('POST', `/memberships/${later.id}/cancel`, { token: o.key, body: { cancel_at_period_end: true } });
   await endMembershipPeriod(app.db, later.id);
   assert.is((await app.db('memberships').where({ id: later.id }).first()).status, 'active');
-  const soon = await makeMembership(app.db, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 800) });
+  const soon = await makeMembership(app, o.accountId, buyer.id, { periodEnd: new Date(Date.now() + 800) });
   await call('POST', `/memberships/${soon.id}/cancel`, { token: o.key, body: { cancel_at_period_end: true } });
   await call('POST', `/memberships/${soon.id}/uncancel`, { token: o.key });
   await call('POST', `/memberships/${soon.id}/pause`, { token: o.key }); // not due while paused: nothing happens

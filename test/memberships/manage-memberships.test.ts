@@ -15,7 +15,7 @@ t.after(async () => { await app.close(); });
 async function setup(options: Parameters<typeof makeMembership>[3] = {}) {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id, options);
+  const m = await makeMembership(app, o.accountId, buyer.id, options);
   return { o, buyer, m };
 }
 const lastEvent = async (type: string, id: string) =>
@@ -108,7 +108,7 @@ t('cancel without cancel_at_period_end ends access now: canceled, canceled_at, m
 
 t('a member with another live membership stays joined when one is canceled', async () => {
   const { o, buyer, m } = await setup();
-  await makeMembership(app.db, o.accountId, buyer.id);
+  await makeMembership(app, o.accountId, buyer.id);
   await call('POST', `/memberships/${m.id}/cancel`, { token: o.key });
   assert.is((await app.db('members').where({ id: m.memberId }).first()).status, 'joined');
 });

@@ -17,7 +17,7 @@ t.after(async () => { await app.close(); });
 t('retrieve by mem_ id returns every field', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const res = await call('GET', `/memberships/${m.id}`, { token: o.key });
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(), ['account_id', 'cancel_at_period_end', 'canceled_at', 'created_at', 'current_period_end',
@@ -38,7 +38,7 @@ t('retrieve by mem_ id returns every field', async () => {
 t('a product with licensing gives a license key; retrieve by license key finds the same membership', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id, { includesLicense: true });
+  const m = await makeMembership(app, o.accountId, buyer.id, { includesLicense: true });
   assert.match(m.licenseKey!, /^[A-Z2-7]{5}-[A-Z2-7]{5}-[A-Z2-7]{5}-[A-Z2-7]{5}$/);
   const res = await call('GET', `/memberships/${m.licenseKey}`, { token: o.key });
   assert.is(res.status, 200);
@@ -50,7 +50,7 @@ t('unknown ids and license keys, and another account\'s membership, are 404 nami
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, b.accountId, buyer.id, { includesLicense: true });
+  const m = await makeMembership(app, b.accountId, buyer.id, { includesLicense: true });
   for (const id of ['mem_missing', 'AAAAA-BBBBB-CCCCC-DDDDD', m.id, m.licenseKey!]) {
     const res = await call('GET', `/memberships/${id}`, { token: a.key });
     assert.is(res.status, 404, id);
@@ -63,7 +63,7 @@ t('the buyer reads their own membership with their token; another user cannot', 
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
   const other = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const own = await call('GET', `/memberships/${m.id}`, { token: buyer.token });
   assert.is(own.status, 200);
   assert.is(own.body.id, m.id);
@@ -74,7 +74,7 @@ t('the buyer reads their own membership with their token; another user cannot', 
 t('a key without member:basic:read gets 403 on retrieve and list', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const narrow = await makeKey(app.db, { accountId: o.accountId, statements: [{ effect: 'allow', actions: ['company:basic:read'] }] });
   const one = await call('GET', `/memberships/${m.id}`, { token: narrow.secret });
   assert.is(one.status, 403);
@@ -90,9 +90,9 @@ t('list: own account plus connected accounts for a key; never other accounts', a
   const child = await makeAccount(app.db, { parentId: p.accountId });
   const other = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const mine = await makeMembership(app.db, p.accountId, buyer.id);
-  const childs = await makeMembership(app.db, child.id, buyer.id);
-  await makeMembership(app.db, other.accountId, buyer.id);
+  const mine = await makeMembership(app, p.accountId, buyer.id);
+  const childs = await makeMembership(app, child.id, buyer.id);
+  await makeMembership(app, other.accountId, buyer.id);
   const res = await call('GET', '/memberships', { token: p.key });
   assert.is(res.status, 200);
   assert.equal(res.body.data.map((m: any) => m.id).sort(), [mine.id, childs.id].sort());
@@ -107,9 +107,9 @@ t('list for a user token: managed accounts plus the user\'s own memberships as a
   const o = await makeOwner(app.db);
   const shop = await makeOwner(app.db);
   const customer = await makeUser(app.db);
-  const managed = await makeMembership(app.db, o.accountId, customer.id);
-  const ownAsBuyer = await makeMembership(app.db, shop.accountId, o.owner.id);
-  await makeMembership(app.db, shop.accountId, customer.id);
+  const managed = await makeMembership(app, o.accountId, customer.id);
+  const ownAsBuyer = await makeMembership(app, shop.accountId, o.owner.id);
+  await makeMembership(app, shop.accountId, customer.id);
   const res = await call('GET', '/memberships', { token: o.token });
   assert.is(res.status, 200);
   assert.equal(res.body.data.map((m: any) => m.id).sort(), [managed.id, ownAsBuyer.id].sort());
@@ -127,10 +127,10 @@ t('filters user_id, product_id, plan_id and status; invalid status is 400', asyn
   const lifecycle = lifecycleApi(app);
   const o = await lifecycle.shop(await makeSeller(app.db));
   const u1 = await makeUser(app.db);
-  const product = await makeProduct(app.db, o.accountId);
-  const plan = await makePlan(app.db, o.accountId, product);
+  const product = await makeProduct(app, o.accountId);
+  const plan = await makePlan(app, o.accountId, product);
   // Its period outlasts the clock's advance below.
-  const a = await makeMembership(app.db, o.accountId, u1.id, { productId: product, planId: plan, periodEnd: new Date(o.t0 + 90 * 86_400_000) });
+  const a = await makeMembership(app, o.accountId, u1.id, { productId: product, planId: plan, periodEnd: new Date(o.t0 + 90 * 86_400_000) });
   const b = await lifecycle.membershipIn(o, 'past_due'); // its renewal failed as time passed
   const ids = async (query: Record<string, string>) =>
     (await call('GET', '/memberships', { token: o.key, query })).body.data.map((m: any) => m.id);
@@ -150,7 +150,7 @@ t('cursor pages, newest first', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
   const made: string[] = [];
-  for (let i = 0; i < 5; i++) made.push((await makeMembership(app.db, o.accountId, buyer.id)).id);
+  for (let i = 0; i < 5; i++) made.push((await makeMembership(app, o.accountId, buyer.id)).id);
   const first = await call('GET', '/memberships', { token: o.key, query: { first: 2 } });
   assert.equal(first.body.data.map((m: any) => m.id), [made[4], made[3]]);
   assert.is(first.body.page_info.has_next_page, true);
@@ -164,7 +164,7 @@ t('cursor pages, newest first', async () => {
 t('creating a membership records membership.activated with the Membership', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const event = await app.db('events').where({ type: 'membership.activated', account_id: o.accountId }).first();
   assert.is(event.data.id, m.id);
   assert.is(event.data.status, 'active');

@@ -45,7 +45,7 @@ async function shop() {
   const s = await makeSeller(app.db);
   const t0 = Math.ceil((Date.now() + DAY) / 1000) * 1000;
   const clock = await ok(s.key, 'POST', '/sandbox/clocks', { account_id: s.accountId, frozen_time: iso(t0), name: 'renewal crash' });
-  const variant = await makeVariant(app.db, s.accountId, { planType: 'renewal', billingPeriodDays: PERIOD_DAYS, price: 1200, renewalPrice: 900 });
+  const variant = await makeVariant(app, s.accountId, { planType: 'renewal', billingPeriodDays: PERIOD_DAYS, price: 1200, renewalPrice: 900 });
   return { ...s, clockId: clock.id as string, t0, planId: variant.id };
 }
 

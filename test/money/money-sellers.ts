@@ -15,9 +15,9 @@ export type MoneySeller = Awaited<ReturnType<typeof makeSeller>> & { planIds: st
 
 export async function makeMoneySeller(app: TestApp): Promise<MoneySeller> {
   const s = await makeSeller(app.db);
-  await app.db('accounts').where({ id: s.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") });
+  await app.db('accounts').where({ id: s.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") }); // sql-state-write: the money properties drive the rail and sweeps at real time (outside any clock), where an account is a day old only after a real day
   const planIds = [];
-  for (const price of [1_000, 2_500, 4_000]) planIds.push((await makeVariant(app.db, s.accountId, { price })).id as string);
+  for (const price of [1_000, 2_500, 4_000]) planIds.push((await makeVariant(app, s.accountId, { price })).id as string);
   const methods = [];
   for (const number of ['123456789', TEST_DESTINATIONS.fails, TEST_DESTINATIONS.reversed]) {
     methods.push((await saveMethod(app, s.key, { account_id: s.accountId }, number)).id as string);
@@ -35,6 +35,6 @@ export const dollars = (cents: number): string => decimalText({ amount: cents, d
 /** Every settled payment made old enough to clear, then the clearing sweep, as time passing would. */
 export async function clearEverySettled(app: TestApp): Promise<void> {
   await app.db('payments').whereNull('funds_cleared_at').whereNotNull('settlement_time_at')
-    .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+    .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") }); // sql-state-write: the money properties run the real-time clearing sweep (clearDueFunds), which skips clocked accounts, so real time must have passed the clearing period
   await clearDueFunds(app.db);
 }

@@ -95,13 +95,13 @@ t('one rate table: a rate the operator changes moves swap quotes and usd_total a
   assert.equal((await manualPayment(s, 1000, 'gbp')).usd_total, usd(1270));
   // fx_rates is the operator's table (README "Swaps and the rate table"); no API writes it, so the test does as the
   // operator would. Every server caches it and hears the change (migrations/495_fx_rates_cached.ts).
-  await app.db('fx_rates').where({ currency: 'gbp' }).update({ usd_rate_e8: 125_500_000 });
+  await app.db('fx_rates').where({ currency: 'gbp' }).update({ usd_rate_e8: 125_500_000 }); // sql-state-write: fx_rates is the operator's table with no API or CLI to write it; the test does as the operator would
   try {
     assert.is((await quote()).rate, '1.25500000');
     assert.equal((await manualPayment(s, 1000, 'gbp')).usd_total, usd(1255));
     assert.equal((await manualPayment(s, 1001, 'gbp')).usd_total, usd(1256), '10.01 x 1.255 = 12.56255 -> 12.56');
   } finally {
-    await app.db('fx_rates').where({ currency: 'gbp' }).update({ usd_rate_e8: 127_000_000 });
+    await app.db('fx_rates').where({ currency: 'gbp' }).update({ usd_rate_e8: 127_000_000 }); // sql-state-write: puts the operator's rate back (see above)
   }
 });
 

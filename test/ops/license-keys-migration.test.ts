@@ -24,8 +24,8 @@ const columns = async () => (await app.db.raw(`select column_name from informati
 t('keys stored in the clear before it are sealed and hashed, events lose them, and each key still finds its membership', async () => {
   const seller = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const licensed = await makeMembership(app.db, seller.accountId, buyer.id, { includesLicense: true });
-  const unlicensed = await makeMembership(app.db, seller.accountId, buyer.id);
+  const licensed = await makeMembership(app, seller.accountId, buyer.id, { includesLicense: true });
+  const unlicensed = await makeMembership(app, seller.accountId, buyer.id);
   assert.is(unlicensed.licenseKey, null);
   assert.is((await call('PATCH', `/memberships/${licensed.id}`, seller.key, { metadata: { seat: 'a' } })).status, 200);
 
@@ -39,7 +39,7 @@ t('keys stored in the clear before it are sealed and hashed, events lose them, a
   const handWritten = 'AAAAA-BBBBB-CCCCC-DDDDD';
   // The clear-text column exists only before migration 520 (down() put it back): no product path writes it any more,
   // so the old shape of a row is written as the code before the migration wrote it.
-  await app.db('memberships').where({ id: unlicensed.id }).update({ license_key: handWritten });
+  await app.db('memberships').where({ id: unlicensed.id }).update({ license_key: handWritten }); // sql-state-write: the pre-migration row shape (clear-text column) that no product path writes any more
 
   await up(app.db);
 

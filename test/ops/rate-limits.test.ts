@@ -131,7 +131,7 @@ t('the write budget and an API key\'s own multiplier', async () => {
     assert.is(statuses.filter((s) => s === 429).length, 2, statuses.join(','));
 
     const roomy = await makeKey(app.db, { accountId: o.accountId, role: 'admin' });
-    await app.db('api_keys').where({ id: roomy.id }).update({ rate_limit_multiplier: 2 });
+    await app.db('api_keys').where({ id: roomy.id }).update({ rate_limit_multiplier: 2 }); // sql-state-write: no API or CLI sets a key's rate_limit_multiplier (only the demo seed does, directly)
     const reads = await Promise.all(Array.from({ length: READS * 2 + 1 }, () => get(server.url, `/accounts/${o.accountId}`, roomy.secret)));
     assert.is(reads.filter((r) => r.status === 200).length, READS * 2);
     assert.is(reads[0].headers.get('ratelimit-policy') ?? reads[1].headers.get('ratelimit-policy'), `"read";q=${READS * 2};w=${WINDOW * LONGER}`);

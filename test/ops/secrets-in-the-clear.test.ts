@@ -140,7 +140,7 @@ t('every flow that makes a secret leaves none of them in the request log or the 
 
   // A license key, shown on reads (and in membership events as delivered), found by a path that carries it
   // (GET and PATCH /memberships/{id}, v2's retrieve and validate_license); each membership event is emitted once.
-  const membership = await makeMembership(app.db, seller.accountId, buyer.id, { includesLicense: true });
+  const membership = await makeMembership(app, seller.accountId, buyer.id, { includesLicense: true });
   keep('license key', membership.licenseKey);
   const licenseKey = membership.licenseKey!;
   assert.is((await call('GET', `/memberships/${licenseKey}`, seller.key)).id, membership.id);

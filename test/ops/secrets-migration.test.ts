@@ -27,15 +27,15 @@ t('claim codes, tokens and secrets stored in the clear before it are hashed or s
   const hook = (await call('POST', '/webhooks', seller.key, { account_id: seller.accountId, url: 'https://hooks.example/in' })).body;
   // The rows as the code before the migration wrote them: each secret in the clear.
   const [oldCode, oldTracking, oldReceipt] = [randomToken(32), randomToken(32), randomToken(32)];
-  await app.db('transfers').where({ id: link.id }).update({ claim_code: oldCode, tracking_token: oldTracking });
-  await app.db('webhooks').where({ id: hook.id }).update({ secret: hook.secret });
+  await app.db('transfers').where({ id: link.id }).update({ claim_code: oldCode, tracking_token: oldTracking }); // sql-state-write: the pre-migration row shape (secrets in the clear) that no product path writes any more
+  await app.db('webhooks').where({ id: hook.id }).update({ secret: hook.secret }); // sql-state-write: the pre-migration row shape (secrets in the clear) that no product path writes any more
   const { client_id: clientId } = await app.db('accounts').where({ id: seller.accountId }).first('client_id');
   const ctok = (await call('POST', '/confirmation_tokens', clientId, { card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } })).body;
   const payment = (await call('POST', '/payments', seller.key, {
     account_id: seller.accountId, amount: 1200, currency: 'usd', confirmation_token: ctok.id, user_id: (await makeUser(app.db)).id,
   })).body;
   assert.is((await call('POST', `/payments/${payment.id}/generate_pdf`, seller.key)).status, 200);
-  await app.db('payment_receipts').where({ payment_id: payment.id }).update({ token: oldReceipt });
+  await app.db('payment_receipts').where({ payment_id: payment.id }).update({ token: oldReceipt }); // sql-state-write: the pre-migration row shape (secrets in the clear) that no product path writes any more
 
   await up(app.db);
 

@@ -47,7 +47,7 @@ t('partial refunds reverse the commission in proportion, each in its refund\'s s
   const r = await referred();
   const p = await pay(app, r, { amount: 10_000, currency: 'usd' }); // platform fee 100, commission 30
   const feesBefore = await platformFees();
-  assert.is(await wallet(r.partner.id, 'available'), 30);
+  assert.equal([await wallet(r.partner.id, 'available'), await wallet(r.partner.id, 'pending')], [0, 30]);
   const first = await refund(r, p.id, 3_333); // floor(30 * 3333 / 10000) = 9
   const second = await refund(r, p.id, 3_333); // floor(30 * 6666 / 10000) = 19: 10 more
   const tiny = await refund(r, p.id, 1); // floor(30 * 6667 / 10000) = 20: 1 more
@@ -56,12 +56,13 @@ t('partial refunds reverse the commission in proportion, each in its refund\'s s
   assert.equal(reversals.map((e: any) => [e.commission_amount_usd, e.transaction_amount_usd, e.reversal.reason, e.reversal.source_id]), [
     ['-0.10', '-33.33', 'refund', last], ['-0.01', '-0.01', 'refund', tiny], ['-0.10', '-33.33', 'refund', second], ['-0.09', '-33.33', 'refund', first],
   ]);
-  const original = (await earnings(r)).find((e: any) => e.status === 'completed');
+  const original = (await earnings(r)).find((e: any) => e.status === 'awaiting_settlement');
   assert.equal([original.commission_amount_usd, original.reversal], ['0.30', null]);
   assert.ok(reversals.every((e: any) => e.reversal.earning_id === original.id && e.resource.id === p.id && e.payout_percentage === 30));
-  // The money: out of the partner's wallet (pending, a debt: the commission may have been spent) back to the
-  // platform's fee revenue; each reversal posted in the same statement (one transaction) as its refund's entry.
-  assert.equal([await wallet(r.partner.id, 'available'), await wallet(r.partner.id, 'pending')], [30, -30]);
+  // The money: out of the partner's wallet (pending, where the unsettled commission is; after settlement a debt: the
+  // commission may have been spent) back to the platform's fee revenue; each reversal posted in the same statement
+  // (one transaction) as its refund's entry.
+  assert.equal([await wallet(r.partner.id, 'available'), await wallet(r.partner.id, 'pending')], [0, 0]);
   assert.is(await platformFees() - feesBefore, 30);
   for (const refundId of [first, second, tiny, last]) {
     const xmins = await app.db('ledger_postings').whereIn('entry_id', [refundId, `${refundId}:partner_reversal`])
@@ -85,7 +86,7 @@ t('a chargeback the seller loses (or leaves unanswered) reverses what the refund
   await reportOnPayment(app.db, lost.id);
   const dispute = await app.db('disputes').where({ payment_id: lost.id }).first();
   assert.is(Number(dispute.amount), 7_500);
-  await app.db('disputes').where({ id: dispute.id }).update({ response_due_at: app.db.raw("now() - interval '1 second'") });
+  await app.db('disputes').where({ id: dispute.id }).update({ response_due_at: app.db.raw("now() - interval '1 second'") }); // sql-state-write: the response window is days of real time; this suite runs without a sandbox clock or worker
   await closeUnanswered(app.db, dispute.id);
   assert.is((await app.db('disputes').where({ id: dispute.id }).first()).status, 'closed');
   const rows = (await earnings(r)).filter((e: any) => e.resource.id === lost.id && e.status === 'reversed');
@@ -114,9 +115,9 @@ t('a chargeback the seller loses (or leaves unanswered) reverses what the refund
   await app.request('POST', `/disputes/${d3.id}/submit`, { token: r.key, version: HEAD_VERSION, body: {} });
   await ruleOnDispute(app.db, d3.id);
   assert.is((await app.db('disputes').where({ id: d3.id }).first()).status, 'won');
-  assert.equal((await earnings(r)).filter((e: any) => e.resource.id === won.id).map((e: any) => e.status), ['completed']);
-  // 3 x 30 earned, 30 + 30 reversed.
-  assert.equal([await wallet(r.partner.id, 'available'), await wallet(r.partner.id, 'pending')], [90, -60]);
+  assert.equal((await earnings(r)).filter((e: any) => e.resource.id === won.id).map((e: any) => e.status), ['awaiting_settlement']);
+  // 3 x 30 earned (pending until the payments settle), 30 + 30 reversed.
+  assert.equal([await wallet(r.partner.id, 'available'), await wallet(r.partner.id, 'pending')], [0, 30]);
   const report = await verifyLedger(app.db);
   assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
 });

@@ -6,6 +6,8 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { commissionOf } from '../../handlers/partners/accrue.js';
+import { REFERRAL_WINDOW_DAYS } from '../../handlers/partners/refer.js';
+import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { makeVariant, pay } from '../payments/payment-fixtures.js';
 import { availableOf } from '../transfers/ledger-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
@@ -26,7 +28,9 @@ t('affiliate_code refers the account: the partner business, its terms, zero grou
   assert.is(res.status, 200, JSON.stringify(res.body));
   const b = res.body;
   assert.match(b.id, /^pbiz_/);
-  assert.equal([b.account.id, b.account.title, b.status, b.my_partner_tier, b.referral_expires_at], [r.accountId, 'Referred shop', 'active', 'first', null]);
+  assert.equal([b.account.id, b.account.title, b.status, b.my_partner_tier], [r.accountId, 'Referred shop', 'active', 'first']);
+  // The referral window: a year of days from the referral's start.
+  assert.is(Date.parse(b.referral_expires_at) - Date.parse(b.referral_started_at), REFERRAL_WINDOW_DAYS * 86_400_000);
   assert.equal(b.payout_percentages, { sales: 30, ad_spend: null, transfer: null, card_interchange: null });
   assert.equal(b.volume_usd, { attributed: '0.00', awaiting_settlement: '0.00', settled: '0.00' });
   assert.equal(b.earnings_usd, { completed: '0.00', pending: '0.00', total: '0.00' });
@@ -35,22 +39,27 @@ t('affiliate_code refers the account: the partner business, its terms, zero grou
   assert.equal([bad.status, bad.body.error.param], [400, 'affiliate_code']);
 });
 
-t('settled payments earn floor(platform fee * 30%) from the platform fee revenue into the partner wallet; exact', async () => {
+const pendingOf = async (userId: string) =>
+  Number((await app.db('ledger_balances').where({ ledger_id: await ledgerOf(app.db, userId), currency: 'usd', bucket: 'pending' }).first('amount'))?.amount ?? 0);
+
+t('succeeded payments earn floor(platform fee * 30%) from the platform fee revenue into the partner wallet (pending until they settle); exact', async () => {
   const r = await referred();
   const a = await pay(app, r, { amount: 2_500, currency: 'usd' }); // platform fee 25, commission floor(7.5) = 7
   const b = await pay(app, r, { amount: 10_000, currency: 'usd' }); // platform fee 100, commission 30
   assert.is(commissionOf(25, 30), 7);
-  assert.is(await availableOf(app.db, r.partner.id), 37);
+  assert.equal([await availableOf(app.db, r.partner.id), await pendingOf(r.partner.id)], [0, 37]);
   const platform = await app.db('ledger_postings').whereIn('entry_id', [`${a.id}:partner`, `${b.id}:partner`]).select('bucket', 'amount');
   assert.is(platform.reduce((s: number, p: any) => s + Number(p.amount), 0), 0);
   const business = (await get(r.partner.token, `/partners/businesses/${r.businessId}`)).body;
-  assert.equal(business.volume_usd, { attributed: '125.00', awaiting_settlement: '0.00', settled: '125.00' });
-  assert.equal(business.earnings_usd, { completed: '0.37', pending: '0.00', total: '0.37' });
+  // Neither payment's funds have cleared: all of it awaits settlement (test/partners/partner-settlement.test.ts clears it).
+  assert.equal(business.volume_usd, { attributed: '125.00', awaiting_settlement: '125.00', settled: '0.00' });
+  assert.equal(business.earnings_usd, { completed: '0.00', pending: '0.37', total: '0.37' });
   const earnings = await get(r.partner.token, `/partners/businesses/${r.businessId}/earnings`);
   assert.is(earnings.status, 200, JSON.stringify(earnings.body));
   const [newest, oldest] = earnings.body.data;
   assert.equal([newest.transaction_amount_usd, newest.commission_amount_usd, newest.payout_percentage, newest.status, newest.income_source, newest.second_tier],
-    ['100.00', '0.30', 30, 'completed', 'sales', false]);
+    ['100.00', '0.30', 30, 'awaiting_settlement', 'sales', false]);
+  assert.is(newest.payout_at, null);
   assert.equal([newest.resource.id, newest.resource.object, newest.resource.currency], [b.id, 'receipt', 'usd']);
   assert.equal(oldest.commission_amount_usd, '0.07');
   assert.equal((await get(r.partner.token, `/partners/businesses/${r.businessId}/earnings?first=1`)).body.data.length, 1);
@@ -81,7 +90,7 @@ t('list is the caller\'s own; another partner\'s business and its earnings are 4
 
 t('at 2026-07-20 (before entries 55 and 58): payout_percentage, flat totals, receipt_id and product_id', async () => {
   const r = await referred();
-  const variant = await makeVariant(app.db, r.accountId, { price: 10_000, planType: 'one_time' });
+  const variant = await makeVariant(app, r.accountId, { price: 10_000, planType: 'one_time' });
   const p = await pay(app, r, { plan_id: variant.id });
   const { product_id: productId, title } = await app.db('payments').join('products', 'products.id', 'payments.product_id')
     .where('payments.id', p.id).first('payments.product_id', 'products.title');

@@ -6,6 +6,7 @@ import {
   CARDS, collect, get, jobsOf, makeSavedMethod, makeSeller, makeToken, makeVariant, pay, usd, VERSION, viewerKey,
 } from './payment-fixtures.js';
 import { postingsOf } from '../helpers/ledger.js';
+import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
 
 const t = suite('POST /payments');
 let app: TestApp;
@@ -23,7 +24,7 @@ const membershipOf = async (key: string, id: string) => {
 
 t('a token payment answers 201 processing, queues collect_payment, and spends the token', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 500 });
+  const v = await makeVariant(app, s.accountId, { price: 500 });
   const buyer = await makeUser(app.db, 'Ada Buyer');
   const ctok = await makeToken(app, s.clientId);
   const res = await create(s.key, { account_id: s.accountId, confirmation_token: ctok, user_id: buyer.id, plan_id: v.id });
@@ -56,7 +57,7 @@ t('a token payment answers 201 processing, queues collect_payment, and spends th
 
 t('collection succeeds: fees, ledger, member, membership and events in one go', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 500, billingPeriodDays: 30 });
+  const v = await makeVariant(app, s.accountId, { price: 500, billingPeriodDays: 30 });
   const { id, buyerId } = await pay(app, s, { plan_id: v.id });
   const p = await get(app, s.key, id);
   assert.is(p.status, 'succeeded');
@@ -81,7 +82,8 @@ t('collection succeeds: fees, ledger, member, membership and events in one go', 
   const account = await app.request('GET', `/accounts/${s.accountId}`, { token: s.key, version: VERSION });
   assert.equal(account.body.balance.pending, usd(450));
   const events = await app.db('events').where({ account_id: s.accountId }).orderBy('created_at');
-  assert.equal(events.map((e) => e.type).sort(), ['membership.activated', 'payment.succeeded']);
+  // Besides the catalogue's own (the variant was made through the API), collection's events.
+  assert.equal(events.map((e) => e.type).sort(), ['membership.activated', 'payment.succeeded', 'plan.created', 'product.created']);
   const succeeded = events.find((e) => e.type === 'payment.succeeded')!;
   assert.is(succeeded.data.id, id);
   assert.is(succeeded.data.status, 'succeeded');
@@ -108,11 +110,11 @@ t('a declined card fails with its code and a payment.failed event; insufficient 
 
 t('tax is added by the buyer country; usd_total converts other currencies', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 800 });
+  const v = await makeVariant(app, s.accountId, { price: 800 });
   const { created } = await pay(app, s, { plan_id: v.id, country: 'DE' }, { collect: false });
   assert.equal(created.tax_amount, usd(152));
   assert.equal(created.total, usd(952));
-  const eur = await makeVariant(app.db, s.accountId, { price: 900, currency: 'eur' });
+  const eur = await makeVariant(app, s.accountId, { price: 900, currency: 'eur' });
   const e = await pay(app, s, { plan_id: eur.id }, { collect: false });
   assert.equal(e.created.total, { amount: 900, currency: 'eur', decimals: 2, display_decimals: 2 });
   assert.equal(e.created.usd_total, usd(972));
@@ -120,7 +122,7 @@ t('tax is added by the buyer country; usd_total converts other currencies', asyn
 
 t('a trial variant gives a trialing membership; a licensed product a license key; a renewal extends it', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 300, renewalPrice: 600, trialDays: 7, includesLicense: true });
+  const v = await makeVariant(app, s.accountId, { price: 300, renewalPrice: 600, trialDays: 7, includesLicense: true });
   const first = await pay(app, s, { plan_id: v.id });
   const p1 = await get(app, s.key, first.id);
   const m1 = await membershipOf(s.key, p1.membership_id);
@@ -143,7 +145,7 @@ t('a trial variant gives a trialing membership; a licensed product a license key
 
 t('a one-time variant is billed one_time and its membership has no period end', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { planType: 'one_time', price: 2500 });
+  const v = await makeVariant(app, s.accountId, { planType: 'one_time', price: 2500 });
   const { id } = await pay(app, s, { plan_id: v.id }, { card: CARDS.succeeds });
   const p = await get(app, s.key, id);
   // 2500 reaches the 3-D Secure floor, but 4242 is frictionless under mandate_if_required.
@@ -155,7 +157,7 @@ t('a one-time variant is billed one_time and its membership has no period end', 
 
 t('a saved method of the member is charged; a method or member not matching is a 404', async () => {
   const s = await makeSeller(app.db);
-  const saved = await makeSavedMethod(app.db, s.accountId);
+  const saved = await makeSavedMethod(app, s.accountId);
   const ok = await create(s.key, { account_id: s.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, amount: 400, currency: 'usd' });
   assert.is(ok.status, 201);
   assert.is(ok.body.member_id, saved.memberId);
@@ -164,7 +166,7 @@ t('a saved method of the member is charged; a method or member not matching is a
   await collect(app, ok.body.id);
   assert.is((await get(app, s.key, ok.body.id)).status, 'succeeded');
 
-  const other = await makeSavedMethod(app.db, s.accountId);
+  const other = await makeSavedMethod(app, s.accountId);
   const wrongMethod = await create(s.key, { account_id: s.accountId, member_id: saved.memberId, payment_method_id: other.methodId, amount: 400, currency: 'usd' });
   assert.is(wrongMethod.status, 404);
   assert.is(wrongMethod.body.error.param, 'payment_method_id');
@@ -172,7 +174,7 @@ t('a saved method of the member is charged; a method or member not matching is a
   assert.is(unknownMember.status, 404);
   assert.is(unknownMember.body.error.param, 'member_id');
   const elsewhere = await makeSeller(app.db);
-  const foreign = await makeSavedMethod(app.db, elsewhere.accountId);
+  const foreign = await makeSavedMethod(app, elsewhere.accountId);
   const foreignMember = await create(s.key, { account_id: s.accountId, member_id: foreign.memberId, payment_method_id: foreign.methodId, amount: 400, currency: 'usd' });
   assert.is(foreignMember.status, 404);
   assert.is(foreignMember.body.error.param, 'member_id');
@@ -187,19 +189,30 @@ t('a token of another account is a 404; an expired one a 400', async () => {
   assert.is(res.status, 404);
   assert.is(res.body.error.type, 'not_found');
   assert.is(res.body.error.param, 'confirmation_token');
-  const old = await makeToken(app, s.clientId);
-  await app.db('confirmation_tokens').where({ id: old }).update({ expires_at: new Date(Date.now() - 1000) });
-  const expired = await create(s.key, { account_id: s.accountId, confirmation_token: old, user_id: buyer.id, amount: 100, currency: 'usd' });
-  assert.is(expired.status, 400);
-  assert.is(expired.body.error.param, 'confirmation_token');
-  assert.match(expired.body.error.message, /expired/);
+  // A token lives an hour of its account's time: a seller on a sandbox clock lets the hour pass (a worker runs the advance).
+  const worker = await startTestApp({ worker: true });
+  try {
+    const life = lifecycleApi(worker);
+    const shop = await life.shop(await makeSeller(worker.db));
+    const old = await makeToken(worker, shop.clientId);
+    await life.advanceTo(shop, shop.t0 + 61 * 60_000);
+    const expired = await worker.request('POST', '/payments', {
+      token: shop.key, version: VERSION,
+      body: { account_id: shop.accountId, confirmation_token: old, user_id: (await makeUser(worker.db)).id, amount: 100, currency: 'usd' },
+    });
+    assert.is(expired.status, 400, JSON.stringify(expired.body));
+    assert.is(expired.body.error.param, 'confirmation_token');
+    assert.match(expired.body.error.message, /expired/);
+  } finally {
+    await worker.close();
+  }
 });
 
 t('source and price rules are 400s naming the field', async () => {
   const s = await makeSeller(app.db);
   const buyer = await makeUser(app.db);
-  const saved = await makeSavedMethod(app.db, s.accountId);
-  const v = await makeVariant(app.db, s.accountId);
+  const saved = await makeSavedMethod(app, s.accountId);
+  const v = await makeVariant(app, s.accountId);
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ amount: 100, currency: 'usd' }, 'member_id'],
     [{ member_id: saved.memberId, amount: 100, currency: 'usd' }, 'payment_method_id'],
@@ -220,7 +233,7 @@ t('source and price rules are 400s naming the field', async () => {
     assert.is(res.status, 400, JSON.stringify(body));
     assert.is(res.body.error.param, param, JSON.stringify(body));
   }
-  const free = await makeVariant(app.db, s.accountId, { price: 0 });
+  const free = await makeVariant(app, s.accountId, { price: 0 });
   const freeRes = await create(s.key, { account_id: s.accountId, confirmation_token: await makeToken(app, s.clientId), user_id: buyer.id, plan_id: free.id });
   assert.is(freeRes.status, 400);
   assert.is(freeRes.body.error.param, 'plan_id');
@@ -230,13 +243,13 @@ t('source and price rules are 400s naming the field', async () => {
 t('a variant of another account or an unknown user is a 404', async () => {
   const s = await makeSeller(app.db);
   const other = await makeSeller(app.db);
-  const foreignPlan = await makeVariant(app.db, other.accountId);
+  const foreignPlan = await makeVariant(app, other.accountId);
   const buyer = await makeUser(app.db);
   const res = await create(s.key, { account_id: s.accountId, confirmation_token: await makeToken(app, s.clientId), user_id: buyer.id, plan_id: foreignPlan.id });
   assert.is(res.status, 404);
   assert.is(res.body.error.param, 'plan_id');
-  const gone = await makeVariant(app.db, s.accountId);
-  await app.db('products').where({ id: gone.productId }).update({ deleted_at: new Date() });
+  const gone = await makeVariant(app, s.accountId);
+  assert.is((await app.request('DELETE', `/products/${gone.productId}`, { token: s.key, version: VERSION })).status, 200);
   const deleted = await create(s.key, { account_id: s.accountId, confirmation_token: await makeToken(app, s.clientId), user_id: buyer.id, plan_id: gone.id });
   assert.is(deleted.status, 404, 'a variant of a deleted product is not sold');
   assert.is(deleted.body.error.param, 'plan_id');

@@ -13,7 +13,7 @@ const post = (key: string, path: string) => app.request('POST', path, { token: k
 
 t('capture false: collection places a hold (authorized), capture succeeds it with fees and fulfilment', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, capture: false });
   const held = await get(app, s.key, id);
   assert.is(held.status, 'authorized');

@@ -1,13 +1,14 @@
-// Sellers, variants, buyers, cards and saved methods for the payments tests. Catalogue rows are inserted directly
-// (the catalogue's own endpoints are tested in their area); cards go through POST /confirmation_tokens.
+// Sellers, variants, buyers, cards, promo codes and saved methods for the payments tests, all made through the API
+// as the seller (an admin key of the account) or the frontend (its client id), as a shop would make them.
 import * as assert from 'uvu/assert';
 import type { Knex } from 'knex';
-import { newId } from '../../runtime/ids.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import type { TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
+import { randomToken } from '../../runtime/ids.js';
 import { collectPayment } from '../../handlers/payments/collection.js';
 import { settleRefund } from '../../handlers/refunds/settle-refund.js';
+import { saveSetupIntent } from '../../handlers/setup_intents/save-setup-intent.js';
 
 export const VERSION = HEAD_VERSION;
 
@@ -39,19 +40,42 @@ export interface VariantOptions {
   stock?: number | null;
 }
 
-export async function makeVariant(db: Knex, accountId: string, o: VariantOptions = {}) {
-  const productId = newId('prod_');
-  await db('products').insert({ id: productId, account_id: accountId, title: 'Course', includes_license: o.includesLicense ?? false });
-  const planType = o.planType ?? 'renewal';
-  const id = newId('plan_');
-  await db('plans').insert({
-    id, account_id: accountId, product_id: productId, plan_type: planType,
-    billing_period_days: planType === 'renewal' ? (o.billingPeriodDays ?? 30) : null,
-    trial_period_days: o.trialDays ?? null, currency: o.currency ?? 'usd',
-    initial_price: o.price ?? 500, renewal_price: o.renewalPrice ?? o.price ?? 500,
-    three_d_secure_policy: o.threeDSecurePolicy ?? null, stock: o.stock ?? null,
+const sellerKeys = new Map<string, Promise<string>>();
+
+/** An admin key of the account (one per account), for fixtures that act as its seller. */
+export function sellerKey(app: TestApp, accountId: string): Promise<string> {
+  let key = sellerKeys.get(accountId);
+  if (!key) {
+    key = makeKey(app.db, { accountId, role: 'admin' }).then((k) => k.secret);
+    sellerKeys.set(accountId, key);
+  }
+  return key;
+}
+
+/** A request as the account's seller that must succeed; its body. */
+export async function asSeller(app: TestApp, accountId: string, method: string, path: string, body?: unknown) {
+  const res = await app.request(method, path, { token: await sellerKey(app, accountId), version: VERSION, body });
+  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A product (POST /products) with one variant (POST /variants) of the account. */
+export async function makeVariant(app: TestApp, accountId: string, o: VariantOptions = {}) {
+  const product = await asSeller(app, accountId, 'POST', '/products', {
+    account_id: accountId, title: 'Course', includes_license: o.includesLicense ?? false,
   });
-  return { id, productId };
+  const planType = o.planType ?? 'renewal';
+  const body: Record<string, unknown> = {
+    account_id: accountId, product_id: product.id, plan_type: planType, currency: o.currency ?? 'usd', initial_price: o.price ?? 500,
+  };
+  if (planType === 'renewal') {
+    Object.assign(body, { billing_period: o.billingPeriodDays ?? 30, renewal_price: o.renewalPrice ?? o.price ?? 500 });
+    if (o.trialDays != null) body.trial_period_days = o.trialDays;
+  }
+  if (o.threeDSecurePolicy != null) body.three_d_secure_policy = o.threeDSecurePolicy;
+  if (o.stock != null) body.stock = o.stock;
+  const variant = await asSeller(app, accountId, 'POST', '/variants', body);
+  return { id: variant.id as string, productId: product.id as string };
 }
 
 export async function makeToken(app: TestApp, clientId: string, number = CARDS.succeeds): Promise<string> {
@@ -70,35 +94,62 @@ export interface PromoOptions {
   productId?: string | null;
   planId?: string | null;
   maxRedemptions?: number | null;
-  redemptions?: number;
+  /** set by POST /promo_codes/{id}/deactivate or DELETE /promo_codes/{id} after creation */
   status?: 'active' | 'inactive' | 'archived';
+  /** in the future (the API refuses a past expiry; a test waits for it to pass) */
   expiresAt?: Date | null;
 }
 
-/** A promo code of the seller, stored as the promo codes area stores it (code upper-cased). 10% off by default. */
-export async function makePromo(db: Knex, accountId: string, o: PromoOptions = {}) {
-  const id = newId('promo_');
-  const code = (o.code ?? `SAVE${id.slice(-8)}`).toUpperCase();
-  await db('promo_codes').insert({
-    id, account_id: accountId, code, status: o.status ?? 'active',
-    amount_off: o.amountOff ?? null, currency: o.amountOff !== undefined ? (o.currency ?? 'usd') : null,
-    percent_off: o.amountOff !== undefined ? null : (o.percentOff ?? 10),
-    product_id: o.productId ?? null, plan_id: o.planId ?? null,
-    max_redemptions: o.maxRedemptions ?? null, redemptions: o.redemptions ?? 0, expires_at: o.expiresAt ?? null,
-  });
-  return { id, code };
+/** A promo code of the seller (POST /promo_codes, which upper-cases the code). 10% off by default. */
+export async function makePromo(app: TestApp, accountId: string, o: PromoOptions = {}) {
+  const body: Record<string, unknown> = { account_id: accountId, code: o.code ?? `SAVE${randomToken(8)}` };
+  if (o.amountOff !== undefined) Object.assign(body, { amount_off: o.amountOff, currency: o.currency ?? 'usd' });
+  else body.percent_off = o.percentOff ?? 10;
+  if (o.productId) body.product_id = o.productId;
+  if (o.planId) body.plan_id = o.planId;
+  if (o.maxRedemptions != null) body.max_redemptions = o.maxRedemptions;
+  if (o.expiresAt) body.expires_at = o.expiresAt.toISOString();
+  const promo = await asSeller(app, accountId, 'POST', '/promo_codes', body);
+  if (o.status === 'inactive') await asSeller(app, accountId, 'POST', `/promo_codes/${promo.id}/deactivate`);
+  if (o.status === 'archived') await asSeller(app, accountId, 'DELETE', `/promo_codes/${promo.id}`);
+  return { id: promo.id as string, code: promo.code as string };
 }
 
-/** A member of the seller with a saved card (as a setup intent leaves it). */
-export async function makeSavedMethod(db: Knex, accountId: string, behaviour = 'succeeds') {
-  const buyer = await makeUser(db);
-  const memberId = newId('mber_');
-  await db('members').insert({ id: memberId, account_id: accountId, user_id: buyer.id });
-  const methodId = newId('payt_');
-  await db('payment_methods').insert({
-    id: methodId, account_id: accountId, user_id: buyer.id, member_id: memberId, type: 'card', card_brand: 'visa',
-    last4: '4242', exp_month: 12, exp_year: 2030, fingerprint: 'f'.repeat(64), test_behaviour: behaviour,
+/** The sandbox card number with a behaviour (handlers/processor/cards.ts). */
+export const CARD_FOR: Record<string, string> = {
+  succeeds: CARDS.succeeds, declined: CARDS.declined, insufficient_funds: CARDS.insufficientFunds,
+  requires_3ds: CARDS.threeDSecure, requires_3ds_challenge: CARDS.challenge, refund_fails: CARDS.refundFails,
+};
+
+export async function clientIdOf(app: TestApp, accountId: string): Promise<string> {
+  return (await app.db('accounts').where({ id: accountId }).first('client_id')).client_id;
+}
+
+/**
+ * A card saved for a buyer of the seller as a buyer saves one: a setup intent (POST /setup_intents) for `buyer`
+ * (user_id: they join as a member; or member_id), saved by the processor step the worker runs, with any 3D Secure
+ * step completed on the buyer's behalf. Returns the saved method and the member.
+ */
+export async function saveCardFor(app: TestApp, accountId: string, buyer: { userId?: string; memberId?: string },
+  behaviour = 'succeeds') {
+  const number = CARD_FOR[behaviour];
+  assert.ok(number, `no sandbox card for ${behaviour}`);
+  const token = await makeToken(app, await clientIdOf(app, accountId), number);
+  const intent = await asSeller(app, accountId, 'POST', '/setup_intents', {
+    account_id: accountId, confirmation_token: token,
+    ...(buyer.memberId ? { member_id: buyer.memberId } : buyer.userId ? { user_id: buyer.userId } : {}),
   });
+  await app.db.transaction((trx) => saveSetupIntent(trx, intent.id));
+  let saved = await asSeller(app, accountId, 'GET', `/setup_intents/${intent.id}`);
+  if (saved.status === 'requires_action') saved = await asSeller(app, accountId, 'POST', `/setup_intents/${intent.id}/confirm_action`, { outcome: 'succeed' });
+  assert.is(saved.status, 'succeeded', JSON.stringify(saved));
+  return { methodId: saved.payment_method_id as string, memberId: saved.member_id as string };
+}
+
+/** A new buyer of the seller with a saved card (a setup intent). */
+export async function makeSavedMethod(app: TestApp, accountId: string, behaviour = 'succeeds') {
+  const buyer = await makeUser(app.db);
+  const { methodId, memberId } = await saveCardFor(app, accountId, { userId: buyer.id }, behaviour);
   return { buyer, memberId, methodId };
 }
 

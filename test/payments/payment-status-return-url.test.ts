@@ -107,7 +107,7 @@ t('a setup intent\'s status: processing, requires_action with next_action, cance
   const buyer = await makeUser(app.db);
   const create = async (behaviour: 'requires_3ds' | 'declined') => (await app.request('POST', '/setup_intents', {
     token: o.key, version: VERSION,
-    body: { account_id: o.accountId, user_id: buyer.id, return_url: 'https://shop.example/s', confirmation_token: await makeConfirmationToken(app.db, o.accountId, behaviour) },
+    body: { account_id: o.accountId, user_id: buyer.id, return_url: 'https://shop.example/s', confirmation_token: await makeConfirmationToken(app, o.accountId, behaviour) },
   })).body;
   const si = await create('requires_3ds');
   const get = (id: string, token = o.key, version = VERSION) => app.request('GET', `/setup_intents/${id}/status`, { token, version });

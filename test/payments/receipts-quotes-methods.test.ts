@@ -40,7 +40,7 @@ t('an expired or unknown receipt link is a 404 with the error envelope', async (
   const s = await makeSeller(app.db);
   const { id } = await pay(app, s, { amount: 100, currency: 'usd' });
   const res = await app.request('POST', `/payments/${id}/generate_pdf`, { token: s.key, version: VERSION });
-  await app.db('payment_receipts').where({ payment_id: id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await app.db('payment_receipts').where({ payment_id: id }).update({ expires_at: new Date(Date.now() - 1000) }); // sql-state-write: a receipt link lives an hour of real time (Date.now() at issue, now() at download, never a sandbox clock)
   const expired = await download(res.body.url);
   assert.is(expired.status, 404);
   assert.is((await expired.json()).error.type, 'not_found');
@@ -52,8 +52,8 @@ t('an expired or unknown receipt link is a 404 with the error envelope', async (
 
 t('POST /payment_quotes prices each line with the buyer country tax', async () => {
   const s = await makeSeller(app.db);
-  const a = await makeVariant(app.db, s.accountId, { price: 1000 });
-  const b = await makeVariant(app.db, s.accountId, { price: 250 });
+  const a = await makeVariant(app, s.accountId, { price: 1000 });
+  const b = await makeVariant(app, s.accountId, { price: 250 });
   const res = await app.request('POST', '/payment_quotes', {
     token: s.key, version: VERSION,
     body: { account_id: s.accountId, country: 'DE', lines: [{ plan_id: a.id }, { plan_id: b.id, quantity: 2 }] },
@@ -72,9 +72,9 @@ t('POST /payment_quotes prices each line with the buyer country tax', async () =
 t('payment quote errors: foreign variant 404, mixed currencies and empty lines 400, scope 403', async () => {
   const s = await makeSeller(app.db);
   const other = await makeSeller(app.db);
-  const mine = await makeVariant(app.db, s.accountId);
-  const eur = await makeVariant(app.db, s.accountId, { currency: 'eur' });
-  const foreign = await makeVariant(app.db, other.accountId);
+  const mine = await makeVariant(app, s.accountId);
+  const eur = await makeVariant(app, s.accountId, { currency: 'eur' });
+  const foreign = await makeVariant(app, other.accountId);
   const quote = (key: string, lines: unknown[], country = 'DE') =>
     app.request('POST', '/payment_quotes', { token: key, version: VERSION, body: { account_id: s.accountId, country, lines } });
   const notMine = await quote(s.key, [{ plan_id: mine.id }, { plan_id: foreign.id }]);
@@ -95,8 +95,8 @@ t('payment quote errors: foreign variant 404, mixed currencies and empty lines 4
 
 t('GET /payment_methods lists saved methods, by account and by member', async () => {
   const s = await makeSeller(app.db);
-  const one = await makeSavedMethod(app.db, s.accountId);
-  const two = await makeSavedMethod(app.db, s.accountId);
+  const one = await makeSavedMethod(app, s.accountId);
+  const two = await makeSavedMethod(app, s.accountId);
   const all = await app.request('GET', '/payment_methods', { token: s.key, version: VERSION, query: { account_id: s.accountId } });
   assert.is(all.status, 200);
   assert.equal(all.body.data.map((m: any) => m.id), [two.methodId, one.methodId]);

@@ -15,7 +15,7 @@ const eventsFor = async (refundId: string) =>
 
 t('a refund records refund.created, then refund.succeeded; a refused one refund.failed', async () => {
   const seller = await makeSeller(app.db);
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1200 });
+  const variant = await makeVariant(app, seller.accountId, { price: 1200 });
   for (const [card, outcome] of [[CARDS.succeeds, 'refund.succeeded'], [CARDS.refundFails, 'refund.failed']] as const) {
     const { id } = await pay(app, seller, { plan_id: variant.id }, { card });
     const res = await app.request('POST', `/payments/${id}/refund`, { token: seller.key, version: VERSION, body: { partial_amount: 200 } });

@@ -14,7 +14,7 @@ const refund = (key: string, id: string, body: Record<string, unknown> = {}) =>
 
 t('a partial refund is pending, then partially refunds the payment and reverses the ledger', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id, country: 'FR' }); // 20% tax: total 1200
   const res = await refund(s.key, id, { partial_amount: 300 });
   assert.is(res.status, 200);

@@ -30,7 +30,7 @@ const chargeSaved = (s: Seller, memberId: string, methodId: string, body: Record
 
 t('a payment takes one unit of stock; at 0 the variant is sold out (400 naming plan_id)', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 2 });
+  const v = await makeVariant(app, s.accountId, { stock: 2 });
   assert.is((await attempt(s, { plan_id: v.id })).status, 201);
   assert.is(await stockOf(v.id), 1);
   const last = await attempt(s, { plan_id: v.id });
@@ -49,8 +49,8 @@ t('a payment takes one unit of stock; at 0 the variant is sold out (400 naming p
 
 t('an unlimited variant (stock null) stays unlimited', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId);
-  const m = await makeSavedMethod(app.db, s.accountId);
+  const v = await makeVariant(app, s.accountId);
+  const m = await makeSavedMethod(app, s.accountId);
   assert.is((await chargeSaved(s, m.memberId, m.methodId, { plan_id: v.id })).status, 201);
   assert.is(await stockOf(v.id), null);
   assert.is((await app.db('payments').where({ plan_id: v.id }).first()).stock_held, false);
@@ -58,8 +58,8 @@ t('an unlimited variant (stock null) stays unlimited', async () => {
 
 t('concurrent buyers never take more stock than there is', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 3 });
-  const buyers = await Promise.all(Array.from({ length: 8 }, () => makeSavedMethod(app.db, s.accountId)));
+  const v = await makeVariant(app, s.accountId, { stock: 3 });
+  const buyers = await Promise.all(Array.from({ length: 8 }, () => makeSavedMethod(app, s.accountId)));
   const results = await Promise.all(buyers.map((b) => chargeSaved(s, b.memberId, b.methodId, { plan_id: v.id })));
   assert.equal(results.map((r) => r.status).sort(), [201, 201, 201, 400, 400, 400, 400, 400]);
   for (const r of results.filter((x) => x.status === 400)) assert.is(r.body.error.param, 'plan_id');
@@ -68,8 +68,8 @@ t('concurrent buyers never take more stock than there is', async () => {
 
 t('a declined card gives back the stock unit and the promo redemption; a sold-out payment refuses its promo too', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 1 });
-  const promo = await makePromo(app.db, s.accountId, { maxRedemptions: 5 });
+  const v = await makeVariant(app, s.accountId, { stock: 1 });
+  const promo = await makePromo(app, s.accountId, { maxRedemptions: 5 });
   const res = await attempt(s, { plan_id: v.id, promo_code: promo.code }, CARDS.declined);
   assert.is(res.status, 201);
   assert.is(await stockOf(v.id), 0);
@@ -102,7 +102,7 @@ t('a declined card gives back the stock unit and the promo redemption; a sold-ou
 
 t('retry takes the unit back; void and a failed 3-D Secure step give it back', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 5, price: 1500 });
+  const v = await makeVariant(app, s.accountId, { stock: 5, price: 1500 });
   const declined = await pay(app, s, { plan_id: v.id }, { card: CARDS.declined });
   assert.is(await stockOf(v.id), 5);
   const retried = await app.request('POST', `/payments/${declined.id}/retry`, { token: s.key, version: VERSION });
@@ -125,7 +125,7 @@ t('retry takes the unit back; void and a failed 3-D Secure step give it back', a
 
 t('save_payment_method: a succeeded token payment saves the card for the buyer\'s member, usable for the next charge', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 700 });
+  const v = await makeVariant(app, s.accountId, { price: 700 });
   const buyer = await makeUser(app.db);
   const res = await attempt(s, { plan_id: v.id, save_payment_method: true }, CARDS.succeeds, buyer.id);
   assert.is(res.status, 201);
@@ -160,7 +160,7 @@ t('save_payment_method: a succeeded token payment saves the card for the buyer\'
 
 t('without save_payment_method a token payment saves nothing; a declined one with it saves nothing either', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId);
+  const v = await makeVariant(app, s.accountId);
   const plain = await pay(app, s, { plan_id: v.id });
   assert.is((await get(app, s.key, plain.id)).payment_method_id, null);
   const declined = await pay(app, s, { plan_id: v.id, save_payment_method: true }, { card: CARDS.declined });
@@ -185,8 +185,8 @@ t('a captured authorization saves the card when it is captured', async () => {
 
 t('save_payment_method without a confirmation token is a 400 naming it', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId);
-  const m = await makeSavedMethod(app.db, s.accountId);
+  const v = await makeVariant(app, s.accountId);
+  const m = await makeSavedMethod(app, s.accountId);
   const res = await chargeSaved(s, m.memberId, m.methodId, { plan_id: v.id, save_payment_method: true });
   assert.is(res.status, 400);
   assert.is(res.body.error.param, 'save_payment_method');

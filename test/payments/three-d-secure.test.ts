@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { enableChallenges } from '../helpers/operator.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { CARDS, collect, get, jobsOf, makeSavedMethod, makeSeller, makeVariant, pay, VERSION } from './payment-fixtures.js';
 
@@ -54,10 +55,11 @@ t('the challenge card needs a step under every policy; mandate_challenge challen
   const s = await makeSeller(app.db);
   const small = await pay(app, s, { amount: 100, currency: 'usd' }, { card: CARDS.challenge, collect: false });
   assert.is(small.created.status, 'requires_action');
-  const v = await makeVariant(app.db, s.accountId, { price: 200, threeDSecurePolicy: 'mandate_challenge' });
+  await enableChallenges(app.db, s.accountId);
+  const v = await makeVariant(app, s.accountId, { price: 200, threeDSecurePolicy: 'mandate_challenge' });
   const plain = await pay(app, s, { plan_id: v.id }, { card: CARDS.succeeds, collect: false });
   assert.is(plain.created.status, 'requires_action');
-  const lenient = await makeVariant(app.db, s.accountId, { price: 200, threeDSecurePolicy: 'mandate_if_required' });
+  const lenient = await makeVariant(app, s.accountId, { price: 200, threeDSecurePolicy: 'mandate_if_required' });
   const sca = await pay(app, s, { plan_id: lenient.id }, { card: CARDS.threeDSecure, collect: false });
   assert.is(sca.created.status, 'requires_action', 'the variant policy applies below the floor');
   const free = await pay(app, s, { plan_id: lenient.id }, { card: CARDS.succeeds, collect: false });
@@ -66,14 +68,15 @@ t('the challenge card needs a step under every policy; mandate_challenge challen
 
 t('the account policy applies when the variant has none', async () => {
   const s = await makeSeller(app.db);
-  await app.db('accounts').where({ id: s.accountId }).update({ three_d_secure_policy: 'mandate_if_required' });
+  const policy = await app.request('PATCH', `/accounts/${s.accountId}`, { token: s.key, version: VERSION, body: { three_d_secure_policy: 'mandate_if_required' } });
+  assert.is(policy.status, 200, JSON.stringify(policy.body));
   const { created } = await pay(app, s, { amount: 100, currency: 'usd' }, { card: CARDS.threeDSecure, collect: false });
   assert.is(created.status, 'requires_action');
 });
 
 t('a saved-method charge with return_url has the buyer present (2026-09-02 on) unless off_session', async () => {
   const s = await makeSeller(app.db);
-  const saved = await makeSavedMethod(app.db, s.accountId, 'requires_3ds_challenge');
+  const saved = await makeSavedMethod(app, s.accountId, 'requires_3ds_challenge');
   const body = { account_id: s.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, amount: 500, currency: 'usd' };
   const present = await app.request('POST', '/payments', { token: s.key, version: VERSION, body: { ...body, return_url: 'https://shop.example/r' } });
   assert.is(present.status, 201);
@@ -93,7 +96,7 @@ t('a saved-method charge with return_url has the buyer present (2026-09-02 on) u
 
 t('before 2026-09-02 a saved-method charge never has the buyer present', async () => {
   const s = await makeSeller(app.db);
-  const saved = await makeSavedMethod(app.db, s.accountId, 'requires_3ds_challenge');
+  const saved = await makeSavedMethod(app, s.accountId, 'requires_3ds_challenge');
   const res = await app.request('POST', '/payments', {
     token: s.key, version: '2026-08-28',
     body: { account_id: s.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, amount: 500, currency: 'usd', return_url: 'https://shop.example/r' },

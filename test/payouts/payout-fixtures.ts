@@ -11,7 +11,7 @@ export const VERSION = HEAD_VERSION;
 /** An account a day old (so only large payouts are reviewed) with `funds` available and a US bank account saved. */
 export async function payoutOwner(app: TestApp, funds = 100_000, destination = '123456789') {
   const o = await makeOwner(app.db);
-  await app.db('accounts').where({ id: o.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") });
+  await app.db('accounts').where({ id: o.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") }); // sql-state-write: the payout tests step the rail at real time (stepPayout outside any clock), where an account is a day old only after a real day
   const ledger = await fundBalance(app.db, o.accountId, funds);
   const method = await saveMethod(app, o.key, { account_id: o.accountId }, destination);
   return { ...o, ledger, methodId: method.id as string };

@@ -54,7 +54,7 @@ t('external_id names one person per account; GET /events finds it; another accou
 t('member_id and membership_id name the member\'s user: the event goes to that user\'s person and keeps them', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const byUser = await tracked(o, { user_id: buyer.id });
   const byMember = await tracked(o, { member_id: m.memberId });
   const byMembership = await tracked(o, { membership_id: m.id, anonymous_id: 'anon-member' });
@@ -101,9 +101,9 @@ t('linked_anonymous_id merges its anonymous person into the event\'s, or joins i
 t('another account\'s member or membership, users that disagree and a bare linked id are 400s naming the field; nothing is written', async () => {
   const [o, other] = [await makeOwner(app.db), await makeOwner(app.db)];
   const [buyer, stranger] = [await makeUser(app.db), await makeUser(app.db)];
-  const mine = await makeMembership(app.db, o.accountId, buyer.id);
-  const theirs = await makeMembership(app.db, other.accountId, buyer.id);
-  const strangers = await makeMembership(app.db, o.accountId, stranger.id);
+  const mine = await makeMembership(app, o.accountId, buyer.id);
+  const theirs = await makeMembership(app, other.accountId, buyer.id);
+  const strangers = await makeMembership(app, o.accountId, stranger.id);
   await tracked(o, { anonymous_id: 'anon-before' });
   const before = await counts(o.accountId);
   const cases: [Record<string, unknown>, string, RegExp][] = [

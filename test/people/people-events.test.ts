@@ -110,7 +110,7 @@ t('concurrent first events of one visitor make one person; concurrent identifica
 t('an event is attributed to one of the account\'s payments; the person counts the purchase', async () => {
   const seller = await makeSeller(app.db);
   const payment = await pay(app, seller, { amount: 2500, currency: 'usd' });
-  const variant = await makeVariant(app.db, seller.accountId);
+  const variant = await makeVariant(app, seller.accountId);
   const e = await tracked(seller, { event_name: 'purchase', payment_id: payment.id, product_id: variant.productId, plan_id: variant.id,
     value: 25, currency: 'usd', user: { anonymous_id: 'buyer-device' } });
   assert.equal([e.payment_id, e.product_id, e.plan_id, e.value], [payment.id, variant.productId, variant.id,
@@ -122,7 +122,7 @@ t('references of another account, bad values and missing identities are 400s nam
   const seller = await makeSeller(app.db);
   const other = await makeSeller(app.db);
   const theirs = await pay(app, other, { amount: 1000, currency: 'usd' });
-  const theirVariant = await makeVariant(app.db, other.accountId);
+  const theirVariant = await makeVariant(app, other.accountId);
   const cases: [Record<string, unknown>, string][] = [
     [{ payment_id: theirs.id, user: { anonymous_id: 'x' } }, 'payment_id'],
     [{ payment_id: 'pay_doesnotexist', user: { anonymous_id: 'x' } }, 'payment_id'],

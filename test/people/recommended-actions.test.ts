@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { makeSeller, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
+import { saveMethod } from '../payouts/payout-fixtures.js';
 
 const t = suite('recommended-actions');
 let app: TestApp;
@@ -29,24 +30,27 @@ t('the list follows the account\'s state: product, variant, first sale, payout m
   const first = fresh[0];
   assert.equal([first.status, first.impact_score, first.cta, first.blocked_capabilities, first.steps.map((s: any) => `${s.method} ${s.path}`)],
     ['optional', 100, '/products', ['accept_card_payments'], ['POST /products', 'POST /variants', 'POST /checkout_configurations']]);
-  await app.db('products').insert({ id: 'prod_recommend1', account_id: seller.accountId, title: 'Guide' });
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await app.request(method, path, { token: seller.key, version: VERSION, body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const guide = await ok('POST', '/products', { account_id: seller.accountId, title: 'Guide' });
   assert.equal(await names(), ['create_plan', 'add_payout_method', 'track_events', 'create_webhook']);
-  await makeVariant(app.db, seller.accountId);
+  const variant = await makeVariant(app, seller.accountId);
   assert.equal(await names(), ['add_payout_method', 'share_checkout_link', 'track_events', 'create_webhook']);
   await pay(app, seller, { amount: 1000, currency: 'usd' });
   assert.equal(await names(), ['add_payout_method', 'track_events', 'create_webhook']);
-  const rail = await app.db('supported_payout_methods').first('id');
-  await app.db('payout_methods').insert({ id: 'potk_recommend1', account_id: seller.accountId, supported_payout_method_id: rail.id,
-    nickname: 'Bank', destination_currency: 'usd', destination_number: '000123456789' });
+  await saveMethod(app, seller.key, { account_id: seller.accountId }, '000123456789');
   assert.equal(await names(), ['track_events', 'create_webhook']);
   const tracked = await app.request('POST', '/events', { token: seller.key, version: VERSION, body: { account_id: seller.accountId, event_name: 'page', user: { anonymous_id: 'v' } } });
   assert.is(tracked.status, 201);
   assert.equal(await names(), ['create_webhook']);
-  await app.db('webhooks').insert({ id: 'hook_recommend1', account_id: seller.accountId, url: 'https://example.com/hook', events: [], secret: 'whsec_x' });
+  await ok('POST', '/webhooks', { account_id: seller.accountId, url: 'https://example.com/hook' });
   assert.equal(await names(), []);
   // deleting the product (and so its variant) brings the catalogue rules back
-  await app.db('plans').where({ account_id: seller.accountId }).update({ deleted_at: new Date() });
-  await app.db('products').where({ account_id: seller.accountId }).update({ deleted_at: new Date() });
+  await ok('DELETE', `/products/${guide.id}`);
+  await ok('DELETE', `/products/${variant.productId}`);
   assert.equal(await names(), ['create_product']);
 });
 

@@ -43,7 +43,8 @@ t('an owner gets their accounts\' actions tagged with the account, pooled by imp
   assert.equal(await actions(o.token, o.owner.id), got);
   assert.equal(await actions(o.token, o.owner.user.username.toUpperCase()), got);
   // Their product removes the action for that account only.
-  await app.db('products').insert({ id: `prod_${o.accountId.slice(4, 20)}`, account_id: o.accountId, title: 'Guide' });
+  const guide = await app.request('POST', '/products', { token: o.key, version: VERSION, body: { account_id: o.accountId, title: 'Guide' } });
+  assert.is(guide.status, 201, JSON.stringify(guide.body));
   assert.equal((await actions(o.token)).filter((a) => a.action === 'create_product').map((a) => a.account_id), [second.id]);
 });
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { joinTeam } from '../auth/team.js';
 import { specData } from '../../generated/spec-data.js';
 
 const t = suite('GET /permissions');
@@ -51,7 +51,7 @@ t('a key with explicit statements: allows, wildcards and denials', async () => {
 t('a user token gets its role\'s scopes, on the account and its connected accounts', async () => {
   const o = await makeOwner(app.db);
   const viewer = await makeUser(app.db);
-  await app.db('team_members').insert({ id: newId('tmem_'), account_id: o.accountId, user_id: viewer.id, role: 'viewer', status: 'active' });
+  await joinTeam(app, o.token, o.accountId, 'viewer', [], viewer);
   const child = await makeAccount(app.db, { parentId: o.accountId });
   for (const resource_id of [o.accountId, child.id]) {
     const res = await call('GET', '/permissions', { token: viewer.token, query: { resource_id } });
@@ -65,9 +65,7 @@ t('a user token gets its role\'s scopes, on the account and its connected accoun
 t('a custom role grants exactly its permissions', async () => {
   const o = await makeOwner(app.db);
   const u = await makeUser(app.db);
-  await app.db('team_members').insert({
-    id: newId('tmem_'), account_id: o.accountId, user_id: u.id, role: 'custom', permissions: ['crypto_wallet:trade'], status: 'active',
-  });
+  await joinTeam(app, o.token, o.accountId, 'custom', ['crypto_wallet:trade'], u);
   const res = await call('GET', '/permissions', { token: u.token, query: { resource_id: o.accountId } });
   const held = res.body.data.filter((p: any) => p.granted).map((p: any) => p.action);
   assert.equal(held, ['crypto_wallet:trade']);

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { makeSeller, pay } from '../payments/payment-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
+import { laterOnClock } from '../helpers/later-on-clock.js';
 
 export const VERSION = HEAD_VERSION;
 /** Before entry 50 (2026-07-30): the official client's default pin. */
@@ -36,6 +37,6 @@ export const timeline = async (app: TestApp, key: string, id: string) => {
 export const eventTypes = async (app: TestApp, id: string) =>
   (await app.db('events').whereRaw("data->>'id' = ?", [id]).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('type')).map((e) => e.type);
 
-/** Moves a case's merchant deadline into the past (the window is three days and not scaled). */
-export const pastDeadline = (app: TestApp, id: string) =>
-  app.db('resolution_center_cases').where({ id }).update({ response_due_at: app.db.raw("now() - interval '1 second'") });
+/** Three days and an hour later for the seller (a sandbox clock on its account): past the merchant deadline of the
+ * cases it has open (the window is three days and not scaled). `onClock` runs a job at that time. */
+export const pastDeadline = (app: TestApp, s: Seller) => laterOnClock(app, s, 3 * 86_400_000 + 3_600_000);

@@ -21,21 +21,22 @@ const pending = async (accountId: string) =>
 t('the deadline job escalates only an unanswered case past response_due_at; a re-run does nothing', async () => {
   const s = await seller(app);
   const { c } = await openCase(app, s);
-  await escalateUnanswered(app.db, c.id);
-  assert.is((await read(s.key, c.id)).status, 'awaiting_merchant', 'before the deadline nothing moves');
-  await pastDeadline(app, c.id);
-  await escalateUnanswered(app.db, c.id);
-  const e = await read(s.key, c.id);
-  assert.equal([e.status, e.escalated, e.response_due_at, e.available_actions], ['awaiting_platform', true, null, ['refund']]);
-  assert.is((await jobsOf(app, 'resolution_case_review', c.id)).length, 1);
-  await escalateUnanswered(app.db, c.id);
-  assert.equal(await timeline(app, s.key, c.id), ['customer:opened', 'system:escalated']);
-  assert.equal(await eventTypes(app, c.id), ['resolution_center_case.created', 'resolution_center_case.escalated']);
   // An answered case is not escalated by a deadline that has passed.
   const answered = await openCase(app, s);
   await call(app, s.key, 'POST', `/resolution_center_cases/${answered.c.id}/respond`, { message: 'On its way.' });
-  await pastDeadline(app, answered.c.id);
-  await escalateUnanswered(app.db, answered.c.id);
+  await escalateUnanswered(app.db, c.id);
+  assert.is((await read(s.key, c.id)).status, 'awaiting_merchant', 'before the deadline nothing moves');
+  const { clockId, onClock } = await pastDeadline(app, s);
+  await onClock(() => escalateUnanswered(app.db, c.id));
+  const e = await read(s.key, c.id);
+  assert.equal([e.status, e.escalated, e.response_due_at, e.available_actions], ['awaiting_platform', true, null, ['refund']]);
+  // The review is queued, to wait for the clock (not due yet by its time).
+  const review = await app.db('clock_timers').where({ clock_id: clockId, job_key: `resolution_case_review:${c.id}` });
+  assert.is(review.length + (await jobsOf(app, 'resolution_case_review', c.id)).length, 1);
+  await onClock(() => escalateUnanswered(app.db, c.id));
+  assert.equal(await timeline(app, s.key, c.id), ['customer:opened', 'system:escalated']);
+  assert.equal(await eventTypes(app, c.id), ['resolution_center_case.created', 'resolution_center_case.escalated']);
+  await onClock(() => escalateUnanswered(app.db, answered.c.id));
   assert.is((await read(s.key, answered.c.id)).status, 'awaiting_customer');
 });
 
@@ -45,8 +46,9 @@ t('review without a winning merchant message: the payment is charged back (a dis
   const before = await pending(s.accountId);
   await reviewCase(app.db, c.id);
   assert.is((await read(s.key, c.id)).status, 'awaiting_merchant', 'only an escalated case is reviewed');
-  await pastDeadline(app, c.id);
-  await escalateUnanswered(app.db, c.id);
+  // Escalated by the merchant without a winning message (the deadline's escalation is the test above).
+  const esc = await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/escalate`, { message: 'Please decide.' });
+  assert.is(esc.status, 200, JSON.stringify(esc.body));
   await reviewCase(app.db, c.id);
   const r = await read(s.key, c.id);
   assert.equal([r.status, r.outcome, r.available_actions], ['closed', 'disputed', []]);
@@ -56,7 +58,7 @@ t('review without a winning merchant message: the payment is charged back (a dis
   await reviewCase(app.db, c.id);
   assert.is((await app.db('disputes').where({ payment_id: payment.id })).length, 1);
   assert.is(await pending(s.accountId), before - PAID - 1_500);
-  assert.equal(await timeline(app, s.key, c.id), ['customer:opened', 'system:escalated', 'platform:charged_back']);
+  assert.equal(await timeline(app, s.key, c.id), ['customer:opened', 'merchant:escalated', 'platform:charged_back']);
   assert.equal(await eventTypes(app, c.id), ['resolution_center_case.created', 'resolution_center_case.escalated', 'resolution_center_case.closed']);
 });
 

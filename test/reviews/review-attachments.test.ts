@@ -29,7 +29,7 @@ async function upload(token: string, filename: string, bytes: string | null = fi
 t('a member attaches their files: shown in order with download links, on create, retrieve and list', async () => {
   const o = await makeOwner(app.db);
   const member = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, member.id);
+  const m = await makeMembership(app, o.accountId, member.id);
   const photo = await upload(member.token, 'photo.png');
   const receipt = await upload(member.token, 'receipt.pdf');
   const res = await call('POST', '/reviews', { token: member.token, body: { product_id: m.productId, stars: 5, attachments: [{ id: receipt }, { id: photo }] } });
@@ -43,7 +43,7 @@ t('a member attaches their files: shown in order with download links, on create,
   assert.equal(listed.body.data[0].attachments.map((a: any) => a.id), [receipt, photo]);
   const plain = await call('POST', '/reviews', { token: (await (async () => {
     const other = await makeUser(app.db);
-    await makeMembership(app.db, o.accountId, other.id, { productId: m.productId, planId: m.planId });
+    await makeMembership(app, o.accountId, other.id, { productId: m.productId, planId: m.planId });
     return other.token;
   })()), body: { product_id: m.productId, stars: 3 } });
   assert.equal(plain.body.attachments, []);
@@ -52,7 +52,7 @@ t('a member attaches their files: shown in order with download links, on create,
 t('another\'s file, a pending one or the same one twice (400) names attachments[i].id; nothing is written', async () => {
   const o = await makeOwner(app.db);
   const member = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, member.id);
+  const m = await makeMembership(app, o.accountId, member.id);
   const mine = await upload(member.token, 'mine.png');
   const theirs = await upload(o.key, 'theirs.png');
   const pending = await upload(member.token, 'later.png', null);

@@ -6,6 +6,7 @@ import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harn
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeMembership } from '../memberships/fixtures.js';
+import { pay } from '../payments/payment-fixtures.js';
 import { eventsOf, jobsFor, waitFor } from '../account_preferences/preference-fixtures.js';
 import { MODERATE_TASK, moderateReview } from '../../handlers/reviews/moderate.js';
 
@@ -19,7 +20,7 @@ t.after(async () => { await app.close(); });
 async function seller() {
   const o = await makeOwner(app.db);
   const member = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, member.id);
+  const m = await makeMembership(app, o.accountId, member.id);
   return { ...o, member, productId: m.productId };
 }
 const leave = (token: string, body: Record<string, unknown>) => call('POST', '/reviews', { token, body });
@@ -59,7 +60,7 @@ t('the moderator job runs on the worker', async () => {
   try {
     const o = await makeOwner(worker.db);
     const member = await makeUser(worker.db);
-    const m = await makeMembership(worker.db, o.accountId, member.id);
+    const m = await makeMembership(worker, o.accountId, member.id);
     const res = await worker.request('POST', '/reviews', { token: member.token, version: HEAD_VERSION, body: { product_id: m.productId, stars: 5 } });
     assert.is(res.status, 201);
     const published = await waitFor(async () => {
@@ -96,12 +97,11 @@ t('refusals: not a member 403, unknown product 404, second review 409, bad input
 
 t('a member who paid for the product: paid_for_product true', async () => {
   const s = await seller();
-  const product = await app.db('products').where({ id: s.productId }).first();
   const plan = await app.db('plans').where({ product_id: s.productId }).first();
-  await app.db('payments').insert({
-    id: `pay_${s.productId.slice(5)}`, account_id: s.accountId, product_id: product.id, plan_id: plan.id, user_id: s.member.id,
-    status: 'succeeded', billing_reason: 'one_time', currency: 'usd', total: 1000, subtotal: 1000, usd_total: 1000,
-  });
+  const { client_id: clientId } = await app.db('accounts').where({ id: s.accountId }).first('client_id');
+  // The member buys the product's variant through POST /payments, and the payment is collected.
+  await pay(app, { ...s, clientId }, { plan_id: plan.id }, { buyerId: s.member.id });
+  assert.ok(await app.db('payments').where({ product_id: s.productId, user_id: s.member.id, status: 'succeeded' }).first());
   const res = await leave(s.member.token, { product_id: s.productId, stars: 5 });
   assert.is(res.body.paid_for_product, true);
 });
@@ -111,7 +111,7 @@ t('list: a product\'s reviews, newest first, star bounds inclusive; product_id r
   const ids: string[] = [];
   for (const stars of [1, 3, 5]) {
     const u = await makeUser(app.db);
-    await makeMembership(app.db, s.accountId, u.id, { productId: s.productId, planId: (await app.db('plans').where({ product_id: s.productId }).first()).id });
+    await makeMembership(app, s.accountId, u.id, { productId: s.productId, planId: (await app.db('plans').where({ product_id: s.productId }).first()).id });
     ids.push((await leave(u.token, { product_id: s.productId, stars })).body.id);
   }
   const all = await call('GET', '/reviews', { token: s.key, query: { product_id: s.productId } });

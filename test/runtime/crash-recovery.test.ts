@@ -51,8 +51,8 @@ async function crashAndRecover(w: WorkerProcess, locks: Awaited<ReturnType<typeo
 
 t('(a) collect_payment killed mid-task: after a restart each payment ends once; stock and promo redemption are kept or given back', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 5, planType: 'one_time' });
-  const promo = await makePromo(app.db, s.accountId, { maxRedemptions: 10 });
+  const v = await makeVariant(app, s.accountId, { stock: 5, planType: 'one_time' });
+  const promo = await makePromo(app, s.accountId, { maxRedemptions: 10 });
   // Created with no worker running: their collect_payment jobs wait.
   const ok = await pay(app, s, { plan_id: v.id, promo_code_id: promo.id }, { collect: false });
   const bad = await pay(app, s, { plan_id: v.id, promo_code_id: promo.id }, { card: CARDS.declined, collect: false });
@@ -105,7 +105,7 @@ t('(b) refund settlement killed mid-task: after a restart the refund settles onc
 
 t('(c) an idempotent request killed inside its transaction: after the restart an immediate retry with its key runs, once', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { stock: 3, planType: 'one_time' });
+  const v = await makeVariant(app, s.accountId, { stock: 3, planType: 'one_time' });
   const buyer = await makeUser(app.db);
   const ctok = await makeToken(app, s.clientId);
   const api = await startApiCluster(app.databaseUrl, { processes: 1, runWorker: false });

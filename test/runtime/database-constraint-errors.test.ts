@@ -22,11 +22,11 @@ let o: Awaited<ReturnType<typeof makeOwner>>;
 const BREAKS: Record<string, (db: Knex, accountId: string) => Promise<unknown>> = {
   duplicate: async (db) => {
     const username = `dup${newId('').slice(-8).toLowerCase()}`;
-    await db('users').insert({ id: newId('user_'), username, email: `${username}@example.com` });
-    await db('users').insert({ id: newId('user_'), username, email: `${username}.2@example.com` });
+    await db('users').insert({ id: newId('user_'), username, email: `${username}@example.com` }); // sql-state-write: runtime test of constraint errors: must break the unique index the product guards
+    await db('users').insert({ id: newId('user_'), username, email: `${username}.2@example.com` }); // sql-state-write: runtime test of constraint errors: must break the unique index the product guards
   },
-  missing_parent: (db) => db('webhooks').insert({ id: newId('hook_'), account_id: 'biz_nobody', url: 'https://example.com', events: [], secret: 'whsec_x' }),
-  referenced_parent: (db, accountId) => db('accounts').where({ id: accountId }).delete(),
+  missing_parent: (db) => db('webhooks').insert({ id: newId('hook_'), account_id: 'biz_nobody', url: 'https://example.com', events: [], secret: 'whsec_x' }), // sql-state-write: runtime test of constraint errors: a row whose parent does not exist, which the product never writes
+  referenced_parent: (db, accountId) => db('accounts').where({ id: accountId }).delete(), // sql-state-write: runtime test of constraint errors: deleting a referenced parent, which the product never does
   out_of_range: (db) => db.raw('select 2147483648::int'),
   bug: async () => { throw new Error('not a database error'); },
 };
@@ -40,7 +40,7 @@ function breakingOperation(): OperationDefinition {
     path: '/test_constraint/:id',
     status: 201,
     handler: async ({ path }: { path: { id: string } }, ctx: { db: Knex }) => {
-      await ctx.db('accounts').where({ id: o.accountId }).update({ title: 'Changed then rolled back' });
+      await ctx.db('accounts').where({ id: o.accountId }).update({ title: 'Changed then rolled back' }); // sql-state-write: runtime test: a write in a test-only route's transaction that must roll back with the failure
       await BREAKS[path.id]!(ctx.db, o.accountId);
       return { ok: true };
     },

@@ -94,7 +94,7 @@ t('a request whose database connection dies inside its transaction leaves the ke
 
 t('an expired record is taken over: the request runs and its response replaces the old one', async () => {
   const key = uniqueKey();
-  await app.db('idempotency_keys').insert({
+  await app.db('idempotency_keys').insert({ // sql-state-write: a record past its 24-hour retention: the clock does not move idempotency records, and waiting a day is not a test
     credential_id: o.keyId, key, operation_id: 'createAccount', request_hash: 'stale-hash', state: 'done',
     status_code: 201, response: JSON.stringify({ id: 'biz_stale' }), expires_at: app.db.raw("now() - interval '1 minute'"),
   });
@@ -110,7 +110,7 @@ t('an expired record is taken over: the request runs and its response replaces t
 
 t('an expired record left running (a crashed request) is taken over too', async () => {
   const key = uniqueKey();
-  await app.db('idempotency_keys').insert({
+  await app.db('idempotency_keys').insert({ // sql-state-write: a crashed request's record past retention: no live request leaves one, and waiting a day is not a test
     credential_id: o.keyId, key, operation_id: 'createAccount', request_hash: 'whatever', state: 'running',
     expires_at: app.db.raw("now() - interval '1 second'"),
   });

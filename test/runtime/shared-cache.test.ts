@@ -56,7 +56,7 @@ t('a key is cached: with the notification switched off, a revocation by SQL goes
   assert.is(await status(app.url, '/accounts/me', o.key), 200);
   await app.db.transaction(async (trx) => {
     await trx.raw('alter table api_keys disable trigger api_keys_invalidates_credentials');
-    await trx('api_keys').where({ id: o.keyId }).update({ revoked_at: trx.fn.now() });
+    await trx('api_keys').where({ id: o.keyId }).update({ revoked_at: trx.fn.now() }); // sql-state-write: runtime test: a change made unnotified (trigger off), as one missed during an outage, which the product cannot make
     await trx.raw('alter table api_keys enable trigger api_keys_invalidates_credentials');
   });
   assert.is(await status(app.url, '/accounts/me', o.key), 200, 'served from the cache');
@@ -79,7 +79,7 @@ t('a key revoked by SQL from outside both processes is refused by both on the no
   const o = await makeOwner(app.db);
   assert.is(await status(app.url, '/accounts/me', o.key), 200);
   assert.is(await status(other.url, '/accounts/me', o.key), 200);
-  await app.db('api_keys').where({ id: o.keyId }).update({ revoked_at: app.db.fn.now() });
+  await app.db('api_keys').where({ id: o.keyId }).update({ revoked_at: app.db.fn.now() }); // sql-state-write: runtime test of the invalidation trigger: any writer, not only the API, must be heard by every process
   assert.is(await status(app.url, '/accounts/me', o.key), 401, 'the notification arrives before the statement returns');
   await until(401, () => status(other.url, '/accounts/me', o.key));
 });
@@ -87,11 +87,11 @@ t('a key revoked by SQL from outside both processes is refused by both on the no
 t('a team member removed in one place loses the account in both processes', async () => {
   const o = await makeOwner(app.db);
   const helper = await makeUser(app.db);
-  await app.db('team_members').insert({ id: `tm_${helper.id}`, account_id: o.accountId, user_id: helper.id, role: 'admin', status: 'active' });
+  await app.db('team_members').insert({ id: `tm_${helper.id}`, account_id: o.accountId, user_id: helper.id, role: 'admin', status: 'active' }); // sql-state-write: runtime test of the invalidation trigger: the membership row appears as any writer would add it
   const path = `/accounts/${o.accountId}`;
   assert.is(await status(app.url, path, helper.token), 200);
   assert.is(await status(other.url, path, helper.token), 200);
-  await app.db('team_members').where({ user_id: helper.id }).delete();
+  await app.db('team_members').where({ user_id: helper.id }).delete(); // sql-state-write: runtime test of the invalidation trigger: any writer, not only the API, must be heard by every process
   assert.is(await status(app.url, path, helper.token), 404);
   await until(404, () => status(other.url, path, helper.token));
 });
@@ -103,7 +103,7 @@ t('while a process has lost its listener it caches nothing, and caches again onc
   // Unnotified, as a change missed during the outage would be: no process may serve it from a cache.
   await app.db.transaction(async (trx) => {
     await trx.raw('alter table api_keys disable trigger api_keys_invalidates_credentials');
-    await trx('api_keys').where({ id: o.keyId }).update({ revoked_at: trx.fn.now() });
+    await trx('api_keys').where({ id: o.keyId }).update({ revoked_at: trx.fn.now() }); // sql-state-write: runtime test: a change made unnotified (trigger off), as one missed during an outage, which the product cannot make
     await trx.raw('alter table api_keys enable trigger api_keys_invalidates_credentials');
   });
   await until(401, () => status(other.url, '/accounts/me', o.key));

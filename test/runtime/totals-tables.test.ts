@@ -55,15 +55,19 @@ const totals = async () => (await app.db.raw(`select account_id, status, outcome
   from totals_probe group by 1, 2, 3, 4 having sum(count) <> 0 order by 1, 2, 3 nulls first, 4`)).rows;
 
 t('a totals table equals a group-by of its source, whatever runs concurrently; compaction leaves one row per key', async () => {
+  let totalled = 0;
   await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 16 }), async (ops) => {
     for (let i = 0; i < ops.length; i += 4) await Promise.all(ops.slice(i, i + 4).map(apply));
-    assert.equal(await totals(), await direct());
+    const expected = await direct();
+    totalled = Math.max(totalled, expected.length);
+    assert.equal(await totals(), expected);
     await compactTotals(app.db);
     assert.equal(await totals(), await direct(), 'after compaction');
     const most = (await app.db.raw(`select coalesce(max(n), 0)::int as n from (select count(*) as n from totals_probe group by account_id, status, outcome, currency) k`)).rows[0].n;
     assert.ok(most <= 1, `${most} rows for one key after compaction`);
   }), { numRuns: 25 });
-  assert.ok((await direct()).length > 0, 'the runs left rows to total');
+  // (The runs' deletes may empty the source by the end: what matters is that some run had rows to total.)
+  assert.ok(totalled > 0, 'some run left rows to total');
 });
 
 t.run();

@@ -35,7 +35,7 @@ const lockOf = async (id: string) => (await app.db('graphile_worker.jobs').where
 t('jobs of a pool whose heartbeat ran out, or that never beat and locked long ago, are released; the rest stay', async () => {
   await beat(pool, 'pool-alive', 30_000);
   await beat(pool, 'pool-expired', 30_000);
-  await app.db('worker_heartbeats').where({ worker_id: 'pool-expired' }).update({ expires_at: app.db.raw("now() - interval '1 second'") });
+  await app.db('worker_heartbeats').where({ worker_id: 'pool-expired' }).update({ expires_at: app.db.raw("now() - interval '1 second'") }); // sql-state-write: runtime test: a worker pool that died (heartbeat run out) is what no live product process writes
   const alive = await lockedJob('pool-alive', 3_600_000); // an old lock of a beating pool: a long job, left alone
   const expired = await lockedJob('pool-expired', 1000);
   const expired2 = await lockedJob('pool-expired', 2000);

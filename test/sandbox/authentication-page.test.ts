@@ -25,7 +25,7 @@ async function challengedSetup(returnUrl?: string) {
   const buyer = await makeUser(app.db);
   const created = await app.request('POST', '/setup_intents', {
     token: o.key, version: HEAD_VERSION,
-    body: { account_id: o.accountId, user_id: buyer.id, confirmation_token: await makeConfirmationToken(app.db, o.accountId, 'requires_3ds'),
+    body: { account_id: o.accountId, user_id: buyer.id, confirmation_token: await makeConfirmationToken(app, o.accountId, 'requires_3ds'),
       ...(returnUrl ? { return_url: returnUrl } : {}) },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
@@ -45,7 +45,7 @@ t('a setup intent: the page names the seller and card; succeed saves the card an
   assert.match(shown.headers.get('content-type') ?? '', 'text/html');
   const html = await shown.text();
   assert.ok(html.includes(title), 'names the seller');
-  assert.ok(html.includes('ending 4242'), 'names the card');
+  assert.ok(html.includes('ending 3155'), 'names the card (the 3D Secure test card)');
   assert.ok(html.includes('name="outcome" value="succeed"') && html.includes('name="outcome" value="fail"'));
 
   const done = await submit(url, 'outcome=succeed');
@@ -121,7 +121,7 @@ t('a payment: the page shows the amount; succeed queues the collection and retur
 
 t('a payment: fail fails it (payment.failed) and gives back its stock unit', async () => {
   const s = await makeSeller(app.db);
-  const variant = await makeVariant(app.db, s.accountId, { price: 5000, stock: 2 });
+  const variant = await makeVariant(app, s.accountId, { price: 5000, stock: 2 });
   const { id, created } = await pay(app, s, { plan_id: variant.id, return_url: 'https://shop.example/paid' },
     { card: CARDS.threeDSecure, collect: false });
   assert.is(created.status, 'requires_action');

@@ -73,7 +73,7 @@ async function paidOnClock(price: number) {
   const s = await makeSeller(app.db);
   const start = daysOn(10);
   const clockId = await clockFor(s, start);
-  const variant = await makeVariant(app.db, s.accountId, { planType: 'one_time', price });
+  const variant = await makeVariant(app, s.accountId, { planType: 'one_time', price });
   const paid = await call('POST', '/payments', {
     token: s.key,
     body: { account_id: s.accountId, confirmation_token: await makeToken(app, s.clientId), plan_id: variant.id, user_id: (await makeUser(app.db)).id },

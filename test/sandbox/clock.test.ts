@@ -61,7 +61,7 @@ t('requests of an account on a clock are dated by it, and a payment is collected
   const product = await call('POST', '/products', { token: seller.key, body: { account_id: seller.accountId, title: 'Dated by the clock' } });
   assert.is(product.status, 201, JSON.stringify(product.body));
   assert.is(product.body.created_at, start);
-  const variant = await makeVariant(app.db, seller.accountId, { planType: 'one_time', price: 700 });
+  const variant = await makeVariant(app, seller.accountId, { planType: 'one_time', price: 700 });
   const token = await makeToken(app, seller.clientId);
   const paid = await call('POST', '/payments', {
     token: seller.key, body: { account_id: seller.accountId, confirmation_token: token, plan_id: variant.id, user_id: (await makeUser(app.db)).id },

@@ -23,7 +23,7 @@ t.after(async () => { await app.close(); });
 
 t('events.create takes the client\'s whole user: the member\'s user\'s person, the linked anonymous person merged into it', async () => {
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const framed = await pinned.events.create({ account_id: o.accountId, event_name: 'page', user: { anonymous_id: 'anon_1b9de0' } });
   const created = await pinned.events.create({ account_id: o.accountId, event_name: 'identify', source: 'form', value: 6.9, user: {
     anonymous_id: 'anon_c2c41', external_id: 'crm_8842', member_id: m.memberId, membership_id: m.id, user_id: buyer.id,
@@ -45,7 +45,7 @@ t('events.create takes the client\'s whole user: the member\'s user\'s person, t
 t('events.create with another account\'s membership or disagreeing users: BadRequestError naming the field', async () => {
   const other = await makeOwner(app.db);
   const [buyer, stranger] = [await makeUser(app.db), await makeUser(app.db)];
-  const theirs = await makeMembership(app.db, other.accountId, buyer.id);
+  const theirs = await makeMembership(app, other.accountId, buyer.id);
   const bad = await rejects(pinned.events.create({ account_id: o.accountId, event_name: 'page', user: { membership_id: theirs.id } }), BadRequestError, 400);
   assert.is(raw(bad.error).error.param, 'user.membership_id');
   const split = await rejects(pinned.events.create({ account_id: o.accountId, event_name: 'page', user: { user_id: buyer.id, linked_wuid: stranger.id } }), BadRequestError, 400);

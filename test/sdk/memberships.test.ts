@@ -32,7 +32,7 @@ t('memberships.list at 2026-07-20 filters by statuses and user_ids; the latest r
   const pinned = sdk(app, o.key);
   const latest = sdk(app, o.key, { version: LATEST });
   const b1 = await makeUser(app.db);
-  const m1 = await makeMembership(app.db, o.accountId, b1.id, { periodEnd: new Date(o.t0 + 90 * 86_400_000) });
+  const m1 = await makeMembership(app, o.accountId, b1.id, { periodEnd: new Date(o.t0 + 90 * 86_400_000) });
   const m2 = await lifecycle.membershipIn(o, 'past_due');
   const b2 = { id: m2.userId };
   const ids = async (query: Record<string, unknown>) =>
@@ -53,7 +53,7 @@ t('memberships.list at 2026-07-20 filters by statuses and user_ids; the latest r
 
 t('memberships.retrieve and update (metadata) in the pin\'s shape', async () => {
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const got = await pinned.memberships.retrieve(m.id);
   assert.is(got.id, m.id);
   assert.is(raw(got).company_id, o.accountId);
@@ -69,24 +69,24 @@ t('memberships.retrieve and update (metadata) in the pin\'s shape', async () => 
 
 t('memberships.cancel ends at the period end by default at 2026-07-20; cancellation_mode immediate ends now', async () => {
   const buyer = await makeUser(app.db);
-  const scheduled = await makeMembership(app.db, o.accountId, buyer.id);
+  const scheduled = await makeMembership(app, o.accountId, buyer.id);
   const atEnd = await pinned.memberships.cancel(scheduled.id);
   assert.is(atEnd.status, 'active');
   assert.is(atEnd.cancel_at_period_end, true);
-  const now = await makeMembership(app.db, o.accountId, buyer.id);
+  const now = await makeMembership(app, o.accountId, buyer.id);
   const ended = await pinned.memberships.cancel(now.id, { cancellation_mode: 'immediate' });
   assert.is(ended.status, 'canceled');
   assert.ok(ended.canceled_at);
-  const explicit = await makeMembership(app.db, o.accountId, buyer.id);
+  const explicit = await makeMembership(app, o.accountId, buyer.id);
   assert.is((await pinned.memberships.cancel(explicit.id, { cancellation_mode: 'at_period_end' })).cancel_at_period_end, true);
   // The latest ended access immediately by default and no longer knows cancellation_mode.
-  const newer = await makeMembership(app.db, o.accountId, buyer.id);
+  const newer = await makeMembership(app, o.accountId, buyer.id);
   assert.is((await latest.memberships.cancel(newer.id)).status, 'canceled');
 });
 
 t('memberships.addFreeDays({ free_days }) at 2026-07-20; at the latest it is a NotFoundError and extend works', async () => {
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const before = Date.parse((await app.db('memberships').where({ id: m.id }).first()).current_period_end);
   const added = await pinned.memberships.addFreeDays(m.id, { free_days: 3 });
   assert.is(Date.parse(added.renewal_period_end!) - before, 3 * DAY);
@@ -104,8 +104,8 @@ t('members.list and members.retrieve at 2026-07-20 (company_id)', async () => {
   const shop = await makeOwner(app.db);
   const client = sdk(app, shop.key);
   const [b1, b2] = [await makeUser(app.db), await makeUser(app.db)];
-  const m1 = await makeMembership(app.db, shop.accountId, b1.id);
-  const m2 = await makeMembership(app.db, shop.accountId, b2.id);
+  const m1 = await makeMembership(app, shop.accountId, b1.id);
+  const m2 = await makeMembership(app, shop.accountId, b2.id);
   const members = await collectAll(client.members.list({ company_id: shop.accountId, first: 1 }));
   assert.equal(members.map((m) => m.id).sort(), [m1.memberId, m2.memberId].sort());
   assert.equal(members.map((m) => m.user?.id).sort(), [b1.id, b2.id].sort());
@@ -121,13 +121,13 @@ t('members.list and members.retrieve at 2026-07-20 (company_id)', async () => {
 
 t('setupIntents.list and retrieve at 2026-07-20: embedded company and member, error_message', async () => {
   const buyer = await makeUser(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const created = await app.request('POST', '/setup_intents', {
     token: o.key, version: PIN, body: { company_id: o.accountId, confirmation_token: ctok, user_id: buyer.id },
   });
   assert.is(created.status, 200, JSON.stringify(created.body));
   const declined = await app.request('POST', '/setup_intents', {
-    token: o.key, version: PIN, body: { company_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId, 'declined'), user_id: buyer.id },
+    token: o.key, version: PIN, body: { company_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId, 'declined'), user_id: buyer.id },
   });
   const listed = await collectAll(pinned.setupIntents.list({ company_id: o.accountId, first: 1 }));
   assert.equal(listed.map((s) => s.id).sort(), [created.body.id, declined.body.id].sort());

@@ -22,8 +22,8 @@ t.before(async () => {
 t.after(async () => { await app.close(); });
 
 t('payments.create charges a saved method with company_id at 2026-07-20: 200, decimal money, receipt status', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1043 });
-  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const variant = await makeVariant(app, seller.accountId, { price: 1043 });
+  const saved = await makeSavedMethod(app, seller.accountId);
   const { data: created, response } = await pinned.payments.create({
     company_id: seller.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, plan_id: variant.id,
   }).withResponse();
@@ -50,8 +50,8 @@ t('payments.create charges a saved method with company_id at 2026-07-20: 200, de
 });
 
 t('payments.list at 2026-07-20: statuses, plan_ids, billing_reasons and currencies really filter', async () => {
-  const a = await makeVariant(app.db, seller.accountId, { price: 500 });
-  const b = await makeVariant(app.db, seller.accountId, { price: 700 });
+  const a = await makeVariant(app, seller.accountId, { price: 500 });
+  const b = await makeVariant(app, seller.accountId, { price: 700 });
   const paid = await pay(app, seller, { plan_id: a.id });
   const failed = await pay(app, seller, { plan_id: b.id }, { card: CARDS.declined });
   const counting = countingFetch();
@@ -91,7 +91,7 @@ t('payments.list at the latest refuses the plural filters the client sends, nami
 });
 
 t('for await over payments.list({ first: 2 }) visits every payment exactly once and stops', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 300 });
+  const variant = await makeVariant(app, seller.accountId, { price: 300 });
   const made: string[] = [];
   for (let i = 0; i < 5; i++) made.push((await pay(app, seller, { plan_id: variant.id })).id);
   const counting = countingFetch();
@@ -110,7 +110,7 @@ t('for await over payments.list({ first: 2 }) visits every payment exactly once 
 });
 
 t('payments.refund takes a decimal partial_amount at 2026-07-20, stored in minor units; refunds list and retrieve', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 2000 });
+  const variant = await makeVariant(app, seller.accountId, { price: 2000 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   const refunded = await pinned.payments.refund(id, { partial_amount: 1.25 });
   assert.is(refunded.id, id);
@@ -138,7 +138,7 @@ t('payments.refund takes a decimal partial_amount at 2026-07-20, stored in minor
 });
 
 t('payments.listFees lists the fees of a collected payment as decimal amounts at 2026-07-20', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1000 });
+  const variant = await makeVariant(app, seller.accountId, { price: 1000 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   const fees = await pinned.payments.listFees(id);
   assert.ok(fees.data.length > 0);
@@ -151,7 +151,7 @@ t('payments.listFees lists the fees of a collected payment as decimal amounts at
 });
 
 t('refunds and fees at 2026-07-20 carry the currency the client declares (RefundListResponse.currency, PaymentListFeesResponse.currency)', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1500 });
+  const variant = await makeVariant(app, seller.accountId, { price: 1500 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   await pinned.payments.refund(id, { partial_amount: 2 });
   const refund = (await pinned.refunds.list({ company_id: seller.accountId, payment_id: id })).data[0];
@@ -162,7 +162,7 @@ t('refunds and fees at 2026-07-20 carry the currency the client declares (Refund
 });
 
 t('payments.void releases an authorized hold (capture false at the head, then collected)', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 900 });
+  const variant = await makeVariant(app, seller.accountId, { price: 900 });
   const { id } = await pay(app, seller, { plan_id: variant.id, capture: false });
   assert.is((await latest.payments.retrieve(id)).status as string, 'authorized');
   assert.is((await pinned.payments.retrieve(id)).status, 'pending');

@@ -22,7 +22,7 @@ const envelope = (err: { error: unknown }) => raw(err.error).error as { type: st
 
 t('memberships.resyncAccess: no such route, a NotFoundError naming the request', async () => {
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, seller.accountId, buyer.id);
+  const m = await makeMembership(app, seller.accountId, buyer.id);
   const err = await rejects(sdk(app, seller.key).memberships.resyncAccess(m.id), NotFoundError, 404);
   assert.is(envelope(err).type, 'not_found');
   assert.is(envelope(err).message, `Unrecognized request URL (POST /api/v1/memberships/${m.id}/resync_access)`);
@@ -30,7 +30,7 @@ t('memberships.resyncAccess: no such route, a NotFoundError naming the request',
 });
 
 t('plans.calculateTax with the client\'s address object: 400 asking for country', async () => {
-  const v = await makeVariant(app.db, seller.accountId, { price: 500 });
+  const v = await makeVariant(app, seller.accountId, { price: 500 });
   const err = await rejects(sdk(app, seller.key).plans.calculateTax(v.id, { address: { country: 'DE' } }), BadRequestError, 400);
   assert.is(envelope(err).type, 'invalid_request');
   assert.is(envelope(err).param, 'country');
@@ -38,7 +38,7 @@ t('plans.calculateTax with the client\'s address object: 400 asking for country'
 });
 
 t('payments.create with an inline plan object: 400 naming plan (only plan_id or amount are taken)', async () => {
-  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const saved = await makeSavedMethod(app, seller.accountId);
   const err = await rejects(sdk(app, seller.key).payments.create({
     company_id: seller.accountId, member_id: saved.memberId, payment_method_id: saved.methodId,
     plan: { currency: 'usd', initial_price: 5, plan_type: 'one_time' },
@@ -49,7 +49,7 @@ t('payments.create with an inline plan object: 400 naming plan (only plan_id or 
 });
 
 t('payments.retry of a collected payment: 400 invalid_state naming status and the allowed states', async () => {
-  const v = await makeVariant(app.db, seller.accountId, { price: 500 });
+  const v = await makeVariant(app, seller.accountId, { price: 500 });
   const { id } = await pay(app, seller, { plan_id: v.id });
   const err = await rejects(sdk(app, seller.key).payments.retry(id), BadRequestError, 400);
   assert.is(envelope(err).type, 'invalid_state');

@@ -38,7 +38,7 @@ const headersOf = (r: Received) => ({ 'webhook-id': r.id, 'webhook-timestamp': r
 /** A payment collected for the seller, and the delivery the receiver got for it on `webhookId`. */
 async function deliveredPayment(webhookId: string) {
   receiver.received.length = 0;
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1043 });
+  const variant = await makeVariant(app, seller.accountId, { price: 1043 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   await runQueued();
   const delivery = await app.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at', 'desc').first();

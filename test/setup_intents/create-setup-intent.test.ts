@@ -18,7 +18,7 @@ const create = (token: string, body: Record<string, unknown>, options: RequestOp
 
 t('201 processing with the card facts and a client secret; the save is queued as a job', async () => {
   const o = await makeOwner(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const res = await create(o.key, { account_id: o.accountId, confirmation_token: ctok, return_url: 'https://shop.example/done' });
   assert.is(res.status, 201);
   assert.equal(Object.keys(res.body).sort(), ['account_id', 'checkout_configuration_id', 'client_secret', 'created_at', 'id',
@@ -43,33 +43,42 @@ t('201 processing with the card facts and a client secret; the save is queued as
 
 t('exactly one of confirmation_token and payment_method_id (400 naming confirmation_token)', async () => {
   const o = await makeOwner(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
-  const payt = await makePaymentMethod(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
+  const payt = await makePaymentMethod(app, o.accountId);
+  const made = (await app.db('setup_intents').where({ account_id: o.accountId })).length; // the one that saved payt
   for (const body of [{ account_id: o.accountId }, { account_id: o.accountId, confirmation_token: ctok, payment_method_id: payt }]) {
     const res = await create(o.key, body);
     assert.is(res.status, 400);
     assert.is(res.body.error.type, 'invalid_request');
     assert.is(res.body.error.param, 'confirmation_token');
   }
-  assert.is((await app.db('setup_intents').where({ account_id: o.accountId })).length, 0);
+  assert.is((await app.db('setup_intents').where({ account_id: o.accountId })).length, made);
 });
 
 t('a confirmation token of another account, or unknown, is 404; a used or expired one is 400', async () => {
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
-  for (const token of [await makeConfirmationToken(app.db, b.accountId), 'ctok_missing']) {
+  for (const token of [await makeConfirmationToken(app, b.accountId), 'ctok_missing']) {
     const res = await create(a.key, { account_id: a.accountId, confirmation_token: token });
     assert.is(res.status, 404);
     assert.is(res.body.error.type, 'not_found');
     assert.is(res.body.error.param, 'confirmation_token');
   }
-  for (const options of [{ used: true }, { expired: true }]) {
-    const token = await makeConfirmationToken(app.db, a.accountId, 'succeeds', options);
-    const res = await create(a.key, { account_id: a.accountId, confirmation_token: token });
-    assert.is(res.status, 400, JSON.stringify(options));
+  // Expired: a token lives an hour; its account is then put on a sandbox clock standing two hours later.
+  const c = await makeOwner(app.db);
+  const stale = await makeConfirmationToken(app, c.accountId);
+  const clock = await app.request('POST', '/sandbox/clocks', {
+    token: c.key, version: HEAD_VERSION, body: { account_id: c.accountId, frozen_time: new Date(Date.now() + 2 * 3_600_000).toISOString() },
+  });
+  assert.is(clock.status, 201, JSON.stringify(clock.body));
+  const used = await makeConfirmationToken(app, a.accountId, 'succeeds', { used: true });
+  for (const [owner, token, what] of [[a, used, 'used'], [c, stale, 'expired']] as const) {
+    const res = await create(owner.key, { account_id: owner.accountId, confirmation_token: token });
+    assert.is(res.status, 400, what);
     assert.is(res.body.error.param, 'confirmation_token');
+    assert.match(res.body.error.message, what);
   }
-  const ok = await makeConfirmationToken(app.db, a.accountId);
+  const ok = await makeConfirmationToken(app, a.accountId);
   assert.is((await create(a.key, { account_id: a.accountId, confirmation_token: ok })).status, 201);
   const reuse = await create(a.key, { account_id: a.accountId, confirmation_token: ok });
   assert.is(reuse.status, 400, 'single use');
@@ -79,28 +88,28 @@ t('the buyer: member_id, user_id (who joins as a member), or the saved method\'s
   const o = await makeOwner(app.db);
   const other = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
-  const byMember = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId), member_id: m.memberId });
+  const m = await makeMembership(app, o.accountId, buyer.id);
+  const byMember = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId), member_id: m.memberId });
   assert.is(byMember.status, 201);
   assert.is(byMember.body.member_id, m.memberId);
   assert.equal(byMember.body.user, { id: buyer.id, username: buyer.user.username, name: buyer.user.name });
 
   const newcomer = await makeUser(app.db);
-  const byUser = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId), user_id: newcomer.id });
+  const byUser = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId), user_id: newcomer.id });
   assert.is(byUser.status, 201);
   const member = await app.db('members').where({ account_id: o.accountId, user_id: newcomer.id }).first();
   assert.is(byUser.body.member_id, member.id);
   assert.is(member.status, 'joined');
 
-  const payt = await makePaymentMethod(app.db, o.accountId, { memberId: m.memberId, userId: buyer.id });
+  const payt = await makePaymentMethod(app, o.accountId, { memberId: m.memberId, userId: buyer.id });
   const byMethod = await create(o.key, { account_id: o.accountId, payment_method_id: payt });
   assert.is(byMethod.status, 201);
   assert.is(byMethod.body.member_id, m.memberId);
   assert.is(byMethod.body.payment_method_id, payt);
-  assert.equal(byMethod.body.payment_instrument, { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2031 });
+  assert.equal(byMethod.body.payment_instrument, { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }, 'the saved card');
 
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
-  const foreignMember = (await makeMembership(app.db, other.accountId, buyer.id)).memberId;
+  const ctok = await makeConfirmationToken(app, o.accountId);
+  const foreignMember = (await makeMembership(app, other.accountId, buyer.id)).memberId;
   for (const [body, param] of [
     [{ member_id: foreignMember }, 'member_id'], [{ user_id: 'user_missing' }, 'user_id'],
     [{ checkout_configuration_id: 'chcfg_missing' }, 'checkout_configuration_id'],
@@ -112,7 +121,7 @@ t('the buyer: member_id, user_id (who joins as a member), or the saved method\'s
   const both = await create(o.key, { account_id: o.accountId, confirmation_token: ctok, member_id: m.memberId, user_id: buyer.id });
   assert.is(both.status, 400);
   assert.is(both.body.error.param, 'user_id');
-  const foreignMethod = await create(o.key, { account_id: o.accountId, payment_method_id: await makePaymentMethod(app.db, other.accountId) });
+  const foreignMethod = await create(o.key, { account_id: o.accountId, payment_method_id: await makePaymentMethod(app, other.accountId) });
   assert.is(foreignMethod.status, 404);
   assert.is(foreignMethod.body.error.param, 'payment_method_id');
 });
@@ -120,7 +129,7 @@ t('the buyer: member_id, user_id (who joins as a member), or the saved method\'s
 t('needs payment:charge on the account (403); an invisible account is 404; bad input 400', async () => {
   const o = await makeOwner(app.db);
   const other = await makeOwner(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const viewer = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
   const denied = await create(viewer.secret, { account_id: o.accountId, confirmation_token: ctok });
   assert.is(denied.status, 403);
@@ -141,7 +150,7 @@ t('needs payment:charge on the account (403); an invisible account is 404; bad i
 
 t('Idempotency-Key: a retry replays the same setup intent; another body with the key is 400', async () => {
   const o = await makeOwner(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const body = { account_id: o.accountId, confirmation_token: ctok };
   const first = await create(o.key, body, { idempotencyKey: 'seti-key-1' });
   const again = await create(o.key, body, { idempotencyKey: 'seti-key-1' });
@@ -160,7 +169,7 @@ const OLD = '2026-08-25';
 t(`at ${OLD} the method is saved during the request: succeeded, payment method on file, no job`, async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const res = await create(o.key, { account_id: o.accountId, confirmation_token: ctok, user_id: buyer.id }, { version: OLD });
   assert.is(res.status, 201);
   assert.is(res.headers.get('api-version-date'), OLD);
@@ -180,7 +189,7 @@ t(`at ${OLD} the method is saved during the request: succeeded, payment method o
 t(`at ${OLD} refused and 3D Secure cards show their outcome in the response`, async () => {
   const o = await makeOwner(app.db);
   const outcome = async (behaviour: Behaviour) => (await create(o.key, {
-    account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId, behaviour), return_url: 'https://shop.example/back',
+    account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId, behaviour), return_url: 'https://shop.example/back',
   }, { version: OLD })).body;
   const declined = await outcome('declined');
   assert.is(declined.status, 'canceled');
@@ -202,7 +211,7 @@ t(`at ${OLD} refused and 3D Secure cards show their outcome in the response`, as
 
 t('since 2026-08-28 the same request answers processing', async () => {
   const o = await makeOwner(app.db);
-  const res = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId) }, { version: '2026-08-28' });
+  const res = await create(o.key, { account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId) }, { version: '2026-08-28' });
   assert.is(res.status, 201);
   assert.is(res.body.status, 'processing');
   assert.is(res.body.payment_method_id, null);

@@ -24,7 +24,7 @@ t('a good card is saved for the member: succeeded, payment_method_id, setup_inte
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
   const created = await call('POST', '/setup_intents', { token: o.key, body: {
-    account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId), user_id: buyer.id,
+    account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId), user_id: buyer.id,
   } });
   assert.is(created.body.status, 'processing');
   const done = await settled(o, created.body.id);
@@ -44,7 +44,7 @@ t('refused cards are canceled with last_setup_error; 3D Secure waits in requires
   const o = await makeOwner(app.db);
   const run = async (behaviour: Behaviour) => {
     const res = await call('POST', '/setup_intents', { token: o.key, body: {
-      account_id: o.accountId, confirmation_token: await makeConfirmationToken(app.db, o.accountId, behaviour),
+      account_id: o.accountId, confirmation_token: await makeConfirmationToken(app, o.accountId, behaviour),
     } });
     return settled(o, res.body.id);
   };
@@ -64,8 +64,8 @@ t('refused cards are canceled with last_setup_error; 3D Secure waits in requires
 t('a saved method without a member gains the buyer; the task leaves settled intents alone', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
-  const payt = await makePaymentMethod(app.db, o.accountId);
+  const m = await makeMembership(app, o.accountId, buyer.id);
+  const payt = await makePaymentMethod(app, o.accountId);
   const res = await call('POST', '/setup_intents', { token: o.key, body: { account_id: o.accountId, payment_method_id: payt, member_id: m.memberId } });
   const done = await settled(o, res.body.id);
   assert.is(done.status, 'succeeded');

@@ -344,6 +344,15 @@ export const HINTS: Record<string, Hint> = {
     },
     credential: (ctx) => ({ token: ctx.world.buyer.token }),
   },
+  retrieveAccountWebsite: {
+    // Only an account made from a hosted app has a website: a connected one, from a fresh hosted app (queued or
+    // failed by the time it is read: both answer 200).
+    inputs: async (ctx) => {
+      const blueprint = await ctx.call('POST', '/apps', { ...ofAccount(ctx), name: 'Smoke template', route: `smoke-${ctx.unique().toLowerCase()}` });
+      const made = await ctx.call('POST', '/accounts', { title: 'Smoke website', email: `site-${ctx.unique()}@example.com`, blueprint_id: blueprint.id });
+      return { path: { id: made.id } };
+    },
+  },
   promoteAppBuild: {
     inputs: async (ctx) => {
       const file = await uploadedFile(ctx);
@@ -367,6 +376,7 @@ export const HINTS: Record<string, Hint> = {
   deleteProduct: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/products', { ...ofAccount(ctx), title: 'Smoke doomed' })).id } }) },
   createAd: { inputs: async (ctx) => ({ body: { ad_group_id: await adGroup(ctx), title: 'Smoke ad' } }) },
   retrieveAd: { inputs: async (ctx) => ({ path: { id: await ad(ctx) } }) },
+  retrieveAdPost: { inputs: async (ctx) => ({ path: { id: (await ctx.call('GET', `/ads/${await ad(ctx)}`)).post_id } }) },
   updateAd: { inputs: async (ctx) => ({ path: { id: await ad(ctx) }, body: { title: 'Smoke ad, renamed' } }) },
   pauseAd: { inputs: async (ctx) => ({ path: { id: await ad(ctx) } }) },
   unpauseAd: {
@@ -441,6 +451,7 @@ export const HINTS: Record<string, Hint> = {
   retrieveDisputeAlert: { inputs: async (ctx) => ({ path: { id: await until(ctx, 'a dispute alert', async () => (await ctx.call('GET', '/dispute_alerts')).data[0]?.id) } }) },
   retrievePartnerBusiness: { inputs: async (ctx) => ({ path: { id: await partnerBusiness(ctx) } }) },
   listPartnerBusinessEarnings: { inputs: async (ctx) => ({ path: { id: await partnerBusiness(ctx) } }) },
+  removePartnerBusiness: { inputs: async (ctx) => ({ path: { id: await partnerBusiness(ctx) } }) },
   submitBountySubmission: { credential: (ctx) => ({ token: ctx.world.buyer.token }), inputs: async (ctx) => ({ path: { id: await bountySubmission(ctx, false) }, body: DELIVERABLE }) },
   reviewBountySubmission: { inputs: async (ctx) => ({ path: { id: await bountySubmission(ctx, true) }, body: { decision: 'approve' } }) },
   completeFile: { inputs: async (ctx) => ({ path: { id: (await uploadedFile(ctx, 2)).id } }) },

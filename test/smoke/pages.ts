@@ -1,6 +1,7 @@
 // Every route of the bundled server outside /api/v1: health, readiness, metrics, the documentation site and its
 // changelog, the OpenAPI documents of every version, the v2 migration guide, and the pages whose links the API hands
-// out (receipt, 3-D Secure step, claim and tracking pages, the consent page, file upload and download).
+// out (receipt, 3-D Secure step, claim and tracking pages, the consent page, file upload and download, hosted apps'
+// and websites' addresses).
 import { specData } from '../../generated/spec-data.js';
 import { v2Settings } from '../../generated/v2-routes.js';
 import type { Checks } from './checks.js';
@@ -81,6 +82,20 @@ export async function checkPages(c: Checks, origin: string, world: SmokeWorld): 
     expect(read.status === 200 && typeof read.body?.url === 'string', `GET /files/${file.id}: ${read.status} ${read.text.slice(0, 300)}`);
     const download = await get(new URL(read.body.url, origin).href);
     expect(download.status === 200 && download.text === 'smoke', `download: ${shown(download)}`);
+  });
+  await c.check('GET /apps/<route>/ answers for a hosted app; GET /sites/<route>/ for an account\'s website', async () => {
+    const api = apiClient(`${origin}${specData.basePath}`);
+    const token = world.credentials.api_key;
+    const made = await api('POST', '/apps', { token, body: { account_id: world.accountId, name: 'Smoke site', route: `smoke-page-${Date.now().toString(36)}` } });
+    expect(made.status === 201 && typeof made.body?.hosted_url === 'string', `POST /apps: ${made.status} ${made.text.slice(0, 300)}`);
+    // No build is promoted: the app's address answers its 404 page, and the website made from it one too (queued or
+    // failed by then), never a 5xx.
+    const hosted = await get(new URL(new URL(made.body.hosted_url).pathname, origin).href);
+    expect(hosted.status === 404 && hosted.type.startsWith('text/html') && /not published/i.test(hosted.text), `hosted app: ${shown(hosted)}`);
+    const account = await api('POST', '/accounts', { token, body: { title: 'Smoke website', email: `site-${Date.now()}@example.com`, blueprint_id: made.body.id } });
+    expect(account.status === 201, `POST /accounts: ${account.status} ${account.text.slice(0, 300)}`);
+    const site = await get(`${origin}/sites/${account.body.route}/`);
+    expect(site.status === 404 && site.type.startsWith('text/html'), `website: ${shown(site)}`);
   });
 
 }

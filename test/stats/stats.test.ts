@@ -54,7 +54,7 @@ const sum = (pairs: number[][]) => pairs.reduce(([v, c], [pv, pc]) => [v! + pv!,
 t('a known mix of payments, a refund, a dispute and memberships gives exact numbers', async () => {
   const firstDay = await databaseDay();
   const s = await seller(app);
-  const variant = await makeVariant(app.db, s.accountId, { price: PAID });
+  const variant = await makeVariant(app, s.accountId, { price: PAID });
   await pay(app, s, { plan_id: variant.id });
   const second = await pay(app, s, { plan_id: variant.id });
   const plain = await pay(app, s, { amount: PAID, currency: 'usd' });
@@ -97,7 +97,7 @@ t('a known mix of payments, a refund, a dispute and memberships gives exact numb
 
 /** A payment collected at `at`, written as the seed writes them (the insert trigger counts it). */
 async function collectedAt(accountId: string, at: string, total: number) {
-  await app.db('payments').insert({
+  await app.db('payments').insert({ // sql-state-write: payments collected on stated past days for the series: a sandbox clock never goes back in time
     id: newId('pay_'), account_id: accountId, status: 'succeeded', billing_reason: 'one_time', currency: 'usd',
     subtotal: total, total, usd_total: total, fee_amount: 100, settlement_time_at: at, created_at: at, updated_at: at,
   });
@@ -170,7 +170,7 @@ t('the rollups hold the series: the source rows are not read', async () => {
   const s = await seller(app);
   await collectedAt(s.accountId, '2026-05-01T10:00:00Z', 700);
   // Rewriting a payment's amount by hand afterwards does not change what the series already counted.
-  await app.db('payments').where({ account_id: s.accountId }).update({ total: 1 });
+  await app.db('payments').where({ account_id: s.accountId }).update({ total: 1 }); // sql-state-write: rewrites a source row on purpose to prove the series reads its rollups, not the rows
   const res = await series(s.key, 'gross_revenue', { account_id: s.accountId, from: '2026-05-01', to: '2026-05-01', time_zone: 'UTC' });
   assert.is(res.body.data.points[0].value, 700);
 });

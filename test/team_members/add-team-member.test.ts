@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { addMember } from '../auth/team.js';
 
 const t = suite('POST /team_members');
 let app: TestApp;
@@ -12,11 +12,8 @@ const call = (method: string, path: string, options: RequestOptions = {}) => app
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const activeMember = async (accountId: string, role: string, permissions: string[] = []) => {
-  const u = await makeUser(app.db);
-  await app.db('team_members').insert({ id: newId('tmem_'), account_id: accountId, user_id: u.id, role, permissions, status: 'active' });
-  return u;
-};
+/** Invited by the owner and accepted, through the API. */
+const activeMember = (accountId: string, role: string, permissions: string[] = []) => addMember(app, accountId, role, permissions);
 
 t('an owner invites a user by id: invited member, notification and event', async () => {
   const o = await makeOwner(app.db, { title: 'Invite Co' });

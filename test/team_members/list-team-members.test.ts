@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { teamMember } from '../auth/team.js';
 
 const t = suite('GET /team_members');
 let app: TestApp;
@@ -12,22 +12,16 @@ const call = (method: string, path: string, options: RequestOptions = {}) => app
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-/** A member created `minutesAgo` before now, so list order is known. */
-const member = async (accountId: string, role: string, status: 'invited' | 'active', minutesAgo: number) => {
-  const u = await makeUser(app.db);
-  const id = newId('tmem_');
-  const created_at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-  await app.db('team_members').insert({ id, account_id: accountId, user_id: u.id, role, status, created_at });
-  return { id, user: u };
-};
+/** A member invited (and, when active, accepted) through the API now: members made one after another list newest first. */
+const member = (accountId: string, role: string, status: 'invited' | 'active', inviter?: string) =>
+  teamMember(app, accountId, role, { status, inviter });
 
 t('lists the account\'s members newest first, with every field', async () => {
   const o = await makeOwner(app.db);
-  await app.db('team_members').where({ account_id: o.accountId }).update({ created_at: new Date(Date.now() - 3_600_000).toISOString() });
-  const viewer = await member(o.accountId, 'viewer', 'active', 10);
-  const invited = await member(o.accountId, 'admin', 'invited', 5);
+  const viewer = await member(o.accountId, 'viewer', 'active');
+  const invited = await member(o.accountId, 'admin', 'invited');
   const other = await makeOwner(app.db);
-  await member(other.accountId, 'viewer', 'active', 1);
+  await member(other.accountId, 'viewer', 'active');
 
   const res = await call('GET', '/team_members', { token: o.key, query: { account_id: o.accountId } });
   assert.is(res.status, 200);
@@ -45,9 +39,9 @@ t('lists the account\'s members newest first, with every field', async () => {
 
 t('filters by role and status', async () => {
   const o = await makeOwner(app.db);
-  const a = await member(o.accountId, 'admin', 'active', 3);
-  const b = await member(o.accountId, 'admin', 'invited', 2);
-  await member(o.accountId, 'viewer', 'invited', 1);
+  const a = await member(o.accountId, 'admin', 'active');
+  const b = await member(o.accountId, 'admin', 'invited');
+  await member(o.accountId, 'viewer', 'invited');
   const admins = await call('GET', '/team_members', { token: o.key, query: { account_id: o.accountId, role: 'admin' } });
   assert.equal(admins.body.data.map((m: any) => m.id), [b.id, a.id]);
   const invitedAdmins = await call('GET', '/team_members', { token: o.key, query: { account_id: o.accountId, role: 'admin', status: 'invited' } });
@@ -61,7 +55,7 @@ t('pages with cursors: default 10, max 50', async () => {
   const o = await makeAccount(app.db);
   const key = await makeKey(app.db, { accountId: o.id, role: 'admin' });
   const ids: string[] = [];
-  for (let i = 0; i < 12; i++) ids.push((await member(o.id, 'viewer', 'active', 100 - i)).id);
+  for (let i = 0; i < 12; i++) ids.push((await member(o.id, 'viewer', 'active', key.secret)).id);
   ids.reverse(); // newest first
   const page1 = await call('GET', '/team_members', { token: key.secret, query: { account_id: o.id } });
   assert.equal(page1.body.data.map((m: any) => m.id), ids.slice(0, 10));
@@ -83,11 +77,11 @@ t('account_id is required (400); an invisible account is 404; lacking team_membe
   const hidden = await call('GET', '/team_members', { token: a.key, query: { account_id: b.accountId } });
   assert.is(hidden.status, 404);
   assert.is(hidden.body.error.param, 'account_id');
-  const sales = await member(a.accountId, 'sales_manager', 'active', 0);
+  const sales = await member(a.accountId, 'sales_manager', 'active');
   const denied = await call('GET', '/team_members', { token: sales.user.token, query: { account_id: a.accountId } });
   assert.is(denied.status, 403);
   assert.is(denied.body.error.type, 'permission_denied');
-  const viewer = await member(a.accountId, 'viewer', 'active', 0);
+  const viewer = await member(a.accountId, 'viewer', 'active');
   const allowed = await call('GET', '/team_members', { token: viewer.user.token, query: { account_id: a.accountId } });
   assert.is(allowed.status, 200);
 });

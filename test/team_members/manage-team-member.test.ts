@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { teamMember } from '../auth/team.js';
 
 const t = suite('GET, PATCH, DELETE /team_members/{id}');
 let app: TestApp;
@@ -12,12 +12,9 @@ const call = (method: string, path: string, options: RequestOptions = {}) => app
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const member = async (accountId: string, role: string, status: 'invited' | 'active' = 'active', permissions: string[] = []) => {
-  const user = await makeUser(app.db);
-  const id = newId('tmem_');
-  await app.db('team_members').insert({ id, account_id: accountId, user_id: user.id, role, permissions, status });
-  return { id, user };
-};
+/** Invited by the owner through the API and, when active, accepted by the user. */
+const member = (accountId: string, role: string, status: 'invited' | 'active' = 'active', permissions: string[] = []) =>
+  teamMember(app, accountId, role, { status, permissions });
 const ownerMemberId = async (accountId: string) =>
   (await app.db('team_members').where({ account_id: accountId, role: 'owner' }).first('id')).id as string;
 

@@ -16,7 +16,8 @@ const post = (token: string, body: Record<string, unknown>, idempotencyKey?: str
 t('an account sends to another account: completed, 1% fee on top, both balances moved, profiles shown', async () => {
   const a = await makeBusiness(app, 10_000, 'Sender Shop');
   const b = await makeBusiness(app, 0, 'Receiver Shop');
-  await app.db('accounts').where({ id: b.accountId }).update({ logo_url: 'https://cdn.example.com/b.png' });
+  const logo = await app.request('PATCH', `/accounts/${b.accountId}`, { token: b.key, version: VERSION, body: { logo_url: 'https://cdn.example.com/b.png' } });
+  assert.is(logo.status, 200, JSON.stringify(logo.body));
   const res = await post(a.key, { type: 'balance', origin_id: a.accountId, destination_id: b.accountId, amount: 2_550, notes: 'rent', metadata: { ref: 'r1' } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const x = res.body;

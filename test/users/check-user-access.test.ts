@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { newId } from '../../runtime/ids.js';
+import { joinTeam } from '../auth/team.js';
 
 const t = suite('GET /users/{id}/access/{resource_id}');
 let app: TestApp;
@@ -12,8 +12,9 @@ const call = (method: string, path: string, options: RequestOptions = {}) => app
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const member = (accountId: string, userId: string, status: 'invited' | 'active', role = 'viewer') =>
-  app.db('team_members').insert({ id: newId('tmem_'), account_id: accountId, user_id: userId, role, status });
+/** Invited by the account's owner through the API and, when active, accepted by the user. */
+const member = (owner: { token: string; accountId: string }, user: { id: string; token: string }, status: 'invited' | 'active', role = 'viewer') =>
+  joinTeam(app, owner.token, owner.accountId, role, [], user, status);
 
 t('an owner checking themself is admin', async () => {
   const o = await makeOwner(app.db);
@@ -26,7 +27,7 @@ t('the account\'s API key sees a stranger as no_access and a team member as admi
   const o = await makeOwner(app.db);
   const stranger = await makeUser(app.db);
   const viewer = await makeUser(app.db);
-  await member(o.accountId, viewer.id, 'active');
+  await member(o, viewer, 'active');
   const none = await call('GET', `/users/${stranger.id}/access/${o.accountId}`, { token: o.key });
   assert.equal(none.body, { has_access: false, access_level: 'no_access' });
   const admin = await call('GET', `/users/${viewer.id}/access/${o.accountId}`, { token: o.key });
@@ -36,7 +37,7 @@ t('the account\'s API key sees a stranger as no_access and a team member as admi
 t('an invitation not yet accepted grants no access', async () => {
   const o = await makeOwner(app.db);
   const invitee = await makeUser(app.db);
-  await member(o.accountId, invitee.id, 'invited', 'admin');
+  await member(o, invitee, 'invited', 'admin');
   const res = await call('GET', `/users/${invitee.id}/access/${o.accountId}`, { token: o.key });
   assert.equal(res.body, { has_access: false, access_level: 'no_access' });
 });
@@ -77,7 +78,7 @@ t('a caller who cannot see the account gets 404 naming resource_id', async () =>
   assert.is(byToken.status, 404);
   assert.is(byToken.body.error.param, 'resource_id');
   const invitedOnly = await makeUser(app.db);
-  await member(b.accountId, invitedOnly.id, 'invited', 'admin');
+  await member(b, invitedOnly, 'invited', 'admin');
   const byInvitee = await call('GET', `/users/${b.owner.id}/access/${b.accountId}`, { token: invitedOnly.token });
   assert.is(byInvitee.status, 404);
 });

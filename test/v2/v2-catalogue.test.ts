@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { makePromo } from '../payments/payment-fixtures.js';
-import { createProduct, createVariant, spreadCreatedAt } from '../catalogue/support.js';
+import { createProduct, createVariant, createdInOrder } from '../catalogue/support.js';
 import { v2, expectV2Headers, expectError, expectOk } from './support.js';
 
 let app: TestApp;
@@ -34,7 +34,7 @@ test('/access_passes: create, retrieve, update the sent fields only, list by pag
 
   const more = [id];
   for (let i = 0; i < 4; i++) more.push((await createProduct(app, o.key, o.accountId, { title: `P${i}` })).id);
-  await spreadCreatedAt(app, 'products', more);
+  await createdInOrder(app, 'products', more);
   const page2 = await v2(app, 'GET', '/access_passes', { token: o.key, query: { company_id: o.accountId, page: 2, per: 2 } });
   expectOk(page2);
   assert.equal(page2.body.pagination, { current_page: 2, total_page: 3 });
@@ -125,7 +125,7 @@ test('/checkout_sessions: create, retrieve, list, delete run the checkout config
 
 test('POST /promo_codes/{id} writes only the status, through activate and deactivate', async () => {
   const o = await makeOwner(app.db);
-  const promo = await makePromo(app.db, o.accountId);
+  const promo = await makePromo(app, o.accountId);
   const off = await v2(app, 'POST', `/promo_codes/${promo.id}`, { token: o.key, body: { status: 'inactive' } });
   expectOk(off);
   expectV2Headers(app, off, `/promo_codes/${promo.id}/activate`);

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeMembership } from '../memberships/fixtures.js';
 import { lifecycleApi } from '../memberships/lifecycle-fixtures.js';
 import { makeSeller } from '../payments/payment-fixtures.js';
@@ -15,7 +16,7 @@ test.after(async () => { await app.close(); });
 async function ownerWithMembership(options: Parameters<typeof makeMembership>[3] = {}) {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id, options);
+  const m = await makeMembership(app, o.accountId, buyer.id, options);
   return { o, m };
 }
 
@@ -35,7 +36,8 @@ test('GET /memberships/{id} and by license key', async () => {
 
 test('POST /memberships/{id} is a PATCH of the sent fields only', async () => {
   const { o, m } = await ownerWithMembership();
-  await app.db('memberships').where({ id: m.id }).update({ metadata: JSON.stringify({ keep: 'me' }) });
+  const kept = await app.request('PATCH', `/memberships/${m.id}`, { token: o.key, version: HEAD_VERSION, body: { metadata: { keep: 'me' } } });
+  assert.is(kept.status, 200, JSON.stringify(kept.body));
   const before = await app.db('memberships').where({ id: m.id }).first();
   const res = await v2(app, 'POST', `/memberships/${m.id}`, { token: o.key, body: { metadata: { seat: '4' } } });
   expectOk(res);
@@ -114,7 +116,7 @@ test('GET /licenses and GET /memberships page with page and per over several pag
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
   const ids: string[] = [];
-  for (let i = 0; i < 7; i++) ids.push((await makeMembership(app.db, o.accountId, buyer.id, { includesLicense: true })).id);
+  for (let i = 0; i < 7; i++) ids.push((await makeMembership(app, o.accountId, buyer.id, { includesLicense: true })).id);
   const seen: string[] = [];
   for (let page = 1; page <= 3; page++) {
     const res = await v2(app, 'GET', '/licenses', { token: o.key, query: { company_id: o.accountId, page, per: 3 } });

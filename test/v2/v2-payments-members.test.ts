@@ -13,8 +13,8 @@ test.after(async () => { await app.close(); });
 
 test('POST /checkout_requests charges a saved method through POST /payments; GET /checkout_requests/{id} reads it', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
-  const { memberId, methodId } = await makeSavedMethod(app.db, s.accountId);
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
+  const { memberId, methodId } = await makeSavedMethod(app, s.accountId);
   const res = await v2(app, 'POST', '/checkout_requests', {
     token: s.key, idempotencyKey: 'v2-checkout-1',
     body: { company_id: s.accountId, member_id: memberId, payment_method_id: methodId, plan_id: v.id },
@@ -45,7 +45,7 @@ test('POST /checkout_requests charges a saved method through POST /payments; GET
 
 test('GET /payment_fees?payment_id= lists the payment\'s fees', async () => {
   const s = await makeSeller(app.db);
-  const v = await makeVariant(app.db, s.accountId, { price: 1000 });
+  const v = await makeVariant(app, s.accountId, { price: 1000 });
   const { id } = await pay(app, s, { plan_id: v.id });
   await collect(app, id);
   const fees = await app.db('payment_fees').where({ payment_id: id });
@@ -69,7 +69,7 @@ test('GET /customers lists members by page; /customers/{search} and /members/{se
   const names = ['alpha', 'bravo', 'charlie'];
   for (const name of names) {
     const buyer = await makeUser(app.db, `${name}${Date.now() % 100000}`);
-    await makeMembership(app.db, o.accountId, buyer.id);
+    await makeMembership(app, o.accountId, buyer.id);
   }
   const all = await v2(app, 'GET', '/customers', { token: o.key, query: { company_id: o.accountId, per: 2 } });
   expectOk(all);

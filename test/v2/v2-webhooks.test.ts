@@ -27,6 +27,7 @@ test('POST /api/v2/webhooks creates a subscription with v2 payloads; a v1 one ke
   const created = await v2(app, 'POST', '/webhooks', { token: o.key, body: { company_id: o.accountId, url: receiver.url, events: ['account.updated'] } });
   expectOk(created, 201);
   expectV2Headers(app, created, '/webhooks');
+  assert.is(created.body.api_version, 'v2', 'it shows the format it delivers');
   const v2Hook = created.body.id as string;
   assert.is((await app.db('webhooks').where({ id: v2Hook }).first()).payload_format, 'v2');
   const v1 = await app.request('POST', '/webhooks', { token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'] } });

@@ -18,6 +18,11 @@ t.before(async () => {
 t.after(async () => { await app.close(); });
 
 const get = (version: string, id = owner.accountId) => app.request('GET', `/accounts/${id}`, { token: owner.key, version });
+/** Sets business categories as a client pinned before 2026-09-06 does (they are read-only from it). */
+async function categorize(body: { business_type?: string; industry_type?: string }) {
+  const res = await app.request('PATCH', `/accounts/${owner.accountId}`, { token: owner.key, version: '2026-09-02', body });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+}
 
 t('the newest version has no transformer cost: the shape is the head shape', async () => {
   const res = await get('2026-09-06');
@@ -29,7 +34,7 @@ t('the newest version has no transformer cost: the shape is the head shape', asy
 });
 
 t('#1 industry_group exists before 2026-09-06 and not from it', async () => {
-  await app.db('accounts').where({ id: owner.accountId }).update({ industry_type: 'fitness' });
+  await categorize({ industry_type: 'fitness' });
   assert.is((await get('2026-09-02')).body.industry_group, 'fitness');
   assert.not.ok('industry_group' in (await get('2026-09-06')).body);
 });
@@ -90,10 +95,10 @@ t('#24 frictionless is a named policy from 2026-08-25 and null before; old null 
 });
 
 t('#27 business categories keep their old names for pins before 2026-08-25', async () => {
-  await app.db('accounts').where({ id: owner.accountId }).update({ business_type: 'education' });
+  await categorize({ business_type: 'education' });
   assert.is((await get('2026-08-25')).body.business_type, 'education');
   assert.is((await get('2026-08-21')).body.business_type, 'coaching_and_courses');
-  await app.db('accounts').where({ id: owner.accountId }).update({ business_type: 'software' });
+  await categorize({ business_type: 'software' });
   assert.is((await get('2026-08-21')).body.business_type, 'software');
 });
 

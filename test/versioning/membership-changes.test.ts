@@ -17,7 +17,7 @@ t.after(async () => { await app.close(); });
 t('#22 before native setup intents: embedded references, error_message, company_id, creation 200', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const ctok = await makeConfirmationToken(app.db, o.accountId);
+  const ctok = await makeConfirmationToken(app, o.accountId);
   const before = await app.request('POST', '/setup_intents', {
     token: o.key, version: '2026-07-20', body: { company_id: o.accountId, confirmation_token: ctok, user_id: buyer.id },
   });
@@ -31,13 +31,13 @@ t('#22 before native setup intents: embedded references, error_message, company_
   const listed = await app.request('GET', '/setup_intents', { token: o.key, version: '2026-07-20', query: { company_id: o.accountId } });
   assert.equal(listed.body.data.map((x: any) => x.id), [before.body.id]);
   assert.equal(listed.body.data[0].company, { id: o.accountId });
-  const declined = await makeConfirmationToken(app.db, o.accountId, 'declined');
+  const declined = await makeConfirmationToken(app, o.accountId, 'declined');
   const failed = await app.request('POST', '/setup_intents', {
     token: o.key, version: '2026-07-20', body: { company_id: o.accountId, confirmation_token: declined, user_id: buyer.id },
   });
   assert.is(failed.body.status, 'canceled');
   assert.ok(typeof failed.body.error_message === 'string' && failed.body.error_message.length > 0);
-  const ctok2 = await makeConfirmationToken(app.db, o.accountId);
+  const ctok2 = await makeConfirmationToken(app, o.accountId);
   const created = await app.request('POST', '/setup_intents', { token: o.key, version: '2026-08-25', body: { account_id: o.accountId, confirmation_token: ctok2, user_id: buyer.id } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const old = renderAt('SetupIntent', created.body, '2026-08-21') as any;
@@ -50,7 +50,7 @@ t('#22 before native setup intents: embedded references, error_message, company_
 t('#53 before 2026-07-23 memberships and members answer in their older shape', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const at = (version: string, path: string, query?: Record<string, any>) => app.request('GET', path, { token: o.key, version, query });
   const now = await at('2026-07-23', `/memberships/${m.id}`);
   assert.is(now.status, 200);
@@ -73,7 +73,7 @@ t('#53 older list filters are plural and really filter; the latest refuses them'
   const o = await lifecycle.shop(await makeSeller(app.db));
   const b1 = await makeUser(app.db);
   // m1's period outlasts the clock's advance; m2's renewal fails on a card that needs the buyer: past_due.
-  const m1 = await makeMembership(app.db, o.accountId, b1.id, { periodEnd: new Date(o.t0 + 90 * 86_400_000) });
+  const m1 = await makeMembership(app, o.accountId, b1.id, { periodEnd: new Date(o.t0 + 90 * 86_400_000) });
   const m2 = await lifecycle.membershipIn(o, 'past_due');
   const list = (version: string, path: string, query: Record<string, any>) =>
     app.request('GET', path, { token: o.key, version, query: { company_id: o.accountId, ...query } });
@@ -98,15 +98,15 @@ t('#53 cancel ended access at the period end by default before 2026-07-23, immed
   const buyer = await makeUser(app.db);
   const cancel = (version: string, id: string, body: unknown) =>
     app.request('POST', `/memberships/${id}/cancel`, { token: o.key, version, body });
-  const older = await makeMembership(app.db, o.accountId, buyer.id);
+  const older = await makeMembership(app, o.accountId, buyer.id);
   const scheduled = await cancel('2026-07-20', older.id, {});
   assert.is(scheduled.status, 200, JSON.stringify(scheduled.body));
   assert.is(scheduled.body.status, 'active');
   assert.is(scheduled.body.cancel_at_period_end, true);
-  const immediate = await makeMembership(app.db, o.accountId, buyer.id);
+  const immediate = await makeMembership(app, o.accountId, buyer.id);
   const ended = await cancel('2026-07-20', immediate.id, { cancellation_mode: 'immediate' });
   assert.is(ended.body.status, 'canceled');
-  const newer = await makeMembership(app.db, o.accountId, buyer.id);
+  const newer = await makeMembership(app, o.accountId, buyer.id);
   assert.is((await cancel('2026-07-23', newer.id, {})).body.status, 'canceled');
   assert.is((await cancel('2026-07-23', immediate.id, { cancellation_mode: 'immediate' })).status, 400);
   assert.is((await cancel('2026-07-20', newer.id, { cancel_at_period_end: true })).body.error.param, 'cancel_at_period_end');
@@ -115,7 +115,7 @@ t('#53 cancel ended access at the period end by default before 2026-07-23, immed
 t('#53 add_free_days with free_days before 2026-07-23; extend with days from it', async () => {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
-  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const m = await makeMembership(app, o.accountId, buyer.id);
   const before = Date.parse((await app.db('memberships').where({ id: m.id }).first()).current_period_end);
   const added = await app.request('POST', `/memberships/${m.id}/add_free_days`, { token: o.key, version: '2026-07-20', body: { free_days: 3 } });
   assert.is(added.status, 200, JSON.stringify(added.body));

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
+import { joinTeam } from '../auth/team.js';
 
 const t = suite('versioning: users, permissions, webhooks and deletes');
 let app: TestApp;
@@ -55,7 +56,7 @@ t('#18 permission checks list the trading actions from 2026-08-28 only', async (
 
 t('#59 the team filter on user search is account_id from 2026-07-22 and company_id before', async () => {
   const member = await makeUser(app.db, 'zed_member');
-  await app.db('team_members').insert({ id: 'tmem_v59', account_id: owner.accountId, user_id: member.id, role: 'viewer', status: 'active' });
+  await joinTeam(app, owner.token, owner.accountId, 'viewer', [], member);
   await makeUser(app.db, 'zed_outsider');
   const now = await app.request('GET', '/users', { token: owner.key, version: '2026-07-22', query: { query: 'zed', account_id: owner.accountId } });
   assert.is(now.status, 200);
@@ -73,8 +74,7 @@ t('#59 the team filter on user search is account_id from 2026-07-22 and company_
 t('#54 deletes answer { id, deleted: true } from 2026-07-22 and { id, success: true } before', async () => {
   const remove = async (version: string) => {
     const user = await makeUser(app.db);
-    const id = `tmem_${user.id.slice(5)}`;
-    await app.db('team_members').insert({ id, account_id: owner.accountId, user_id: user.id, role: 'viewer', status: 'active' });
+    const { memberId: id } = await joinTeam(app, owner.token, owner.accountId, 'viewer', [], user);
     return { id, res: await app.request('DELETE', `/team_members/${id}`, { token: owner.token, version }) };
   };
   const now = await remove('2026-07-22');

@@ -15,8 +15,8 @@ t.before(async () => {
 t.after(async () => { await app.close(); });
 
 t('#33 before native payments: company_id, decimal amounts, receipt statuses, creation 200', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 1043 });
-  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const variant = await makeVariant(app, seller.accountId, { price: 1043 });
+  const saved = await makeSavedMethod(app, seller.accountId);
   for (const version of ['2026-08-14', '2026-07-20', '2025-01-01']) {
     const created = await app.request('POST', '/payments', {
       token: seller.key, version,
@@ -49,7 +49,7 @@ t('#33 before native payments: company_id, decimal amounts, receipt statuses, cr
 
 t('#33 errors the server raises about a renamed input name it as the caller sent it', async () => {
   const other = await makeSeller(app.db);
-  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const saved = await makeSavedMethod(app, seller.accountId);
   const body = { member_id: saved.memberId, payment_method_id: saved.methodId, amount: 1, currency: 'usd' };
   const old = await app.request('POST', '/payments', { token: seller.key, version: '2026-07-20', body: { company_id: other.accountId, ...body } });
   assert.is(old.status, 404, JSON.stringify(old.body));
@@ -60,7 +60,7 @@ t('#33 errors the server raises about a renamed input name it as the caller sent
 });
 
 t('#33 a free-form amount is a decimal of its currency before 2026-08-21, converted exactly', async () => {
-  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const saved = await makeSavedMethod(app, seller.accountId);
   const charge = (version: string, amount: number, currency: string) => app.request('POST', '/payments', {
     token: seller.key, version, body: { company_id: seller.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, amount, currency },
   });
@@ -78,8 +78,8 @@ t('#33 a free-form amount is a decimal of its currency before 2026-08-21, conver
 });
 
 t('#33 plural list filters before 2026-08-21 really filter, with receipt statuses; the latest refuses them', async () => {
-  const a = await makeVariant(app.db, seller.accountId, { price: 500 });
-  const b = await makeVariant(app.db, seller.accountId, { price: 700 });
+  const a = await makeVariant(app, seller.accountId, { price: 500 });
+  const b = await makeVariant(app, seller.accountId, { price: 700 });
   const paid = await pay(app, seller, { plan_id: a.id });
   const failed = await pay(app, seller, { plan_id: b.id }, { card: CARDS.declined });
   const list = (version: string, query: Record<string, any>) =>
@@ -125,7 +125,7 @@ t('#33 plural list filters before 2026-08-21 really filter, with receipt statuse
 });
 
 t('#33 refunds take a decimal partial_amount before 2026-08-21 and show decimal amounts', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 2000 });
+  const variant = await makeVariant(app, seller.accountId, { price: 2000 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   const refund = (version: string, body: unknown) => app.request('POST', `/payments/${id}/refund`, { token: seller.key, version, body });
   const tooPrecise = await refund('2026-07-20', { partial_amount: 1.005 });
@@ -155,7 +155,7 @@ t('#33 refunds take a decimal partial_amount before 2026-08-21 and show decimal 
 });
 
 t('#4 payments carry pdf_url (null until a receipt is generated) before 2026-09-06, and not from it', async () => {
-  const variant = await makeVariant(app.db, seller.accountId, { price: 700 });
+  const variant = await makeVariant(app, seller.accountId, { price: 700 });
   const { id } = await pay(app, seller, { plan_id: variant.id });
   const at = (version: string) => app.request('GET', `/payments/${id}`, { token: seller.key, version });
   assert.not.ok('pdf_url' in (await at('2026-09-06')).body);
@@ -181,10 +181,10 @@ t('#4 payments carry pdf_url (null until a receipt is generated) before 2026-09-
 
 t('#7 a saved-method charge with return_url treats the buyer as present from 2026-09-02 only', async () => {
   // A card that needs a 3-D Secure step: with the buyer present it waits for them; without, it cannot authenticate.
-  const variant = await makeVariant(app.db, seller.accountId, { price: 500, threeDSecurePolicy: 'mandate_challenge' });
   await enableChallenges(app.db, seller.accountId);
+  const variant = await makeVariant(app, seller.accountId, { price: 500, threeDSecurePolicy: 'mandate_challenge' });
   const charge = async (version: string) => {
-    const saved = await makeSavedMethod(app.db, seller.accountId, 'requires_3ds');
+    const saved = await makeSavedMethod(app, seller.accountId, 'requires_3ds');
     const res = await app.request('POST', '/payments', {
       token: seller.key, version,
       body: { account_id: seller.accountId, member_id: saved.memberId, payment_method_id: saved.methodId, plan_id: variant.id,

@@ -1,5 +1,5 @@
 // Webhook subscriptions in the official client's shape (@whop/sdk, default pin 2026-07-20: entries 41 and 43 keep
-// resource_id, child_resource_events, webhook_secret, company_id and api_version), the head shape at the latest,
+// resource_id, child_resource_events, webhook_secret, company_id and the api_version input), the head shape at the latest,
 // and a real delivery verified by the client's own webhooks.unwrap.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -119,7 +119,7 @@ t('older names: resource_id and child_resource_events before 2026-08-14, account
   assert.is(old.status, 201, JSON.stringify(old.body));
   assert.is(old.body.resource_id, o.accountId);
   assert.is(old.body.child_resource_events, true);
-  assert.is(old.body.api_version, undefined, 'api_version left the subscription at 2026-08-07');
+  assert.is(old.body.api_version, 'v1', 'only the api_version input left at 2026-08-07: the format is shown at every version');
   assert.match(old.body.secret, /^whsec_/);
   badRequest(await app.request('POST', '/webhooks', {
     token: o.key, version: '2026-08-13', body: { url: 'https://e.com/h', account_id: o.accountId },
@@ -147,7 +147,8 @@ t('older names: resource_id and child_resource_events before 2026-08-14, account
   assert.is(head.body.account_id, o.accountId);
   assert.is(head.body.include_connected_accounts, true);
   assert.match(head.body.secret, /^whsec_/);
-  for (const older of ['resource_id', 'child_resource_events', 'webhook_secret', 'api_version']) assert.not.ok(older in head.body, older);
+  for (const older of ['resource_id', 'child_resource_events', 'webhook_secret']) assert.not.ok(older in head.body, older);
+  assert.is(head.body.api_version, 'v1', 'the payload format is shown at the latest too');
   badRequest(await app.request('POST', '/webhooks', {
     token: o.key, version: HEAD_VERSION, body: { url: 'https://e.com/h', resource_id: o.accountId },
   }), 'resource_id');

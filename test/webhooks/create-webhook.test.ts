@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
+import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { addMember } from '../auth/team.js';
 import { specData } from '../../generated/spec-data.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
@@ -143,7 +143,7 @@ t('webhook:manage is required', async () => {
   const defaulted = await app.request('POST', '/webhooks', { token: viewerKey.secret, body: { url: 'https://e.com/h' } });
   assert.is(defaulted.status, 403, 'the API key\'s own account is checked too');
   assert.match(defaulted.body.error.message, /webhook:manage/);
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   const byUser = await app.request('POST', '/webhooks', { token: moderator.token, version: HEAD_VERSION, body: hook(o.accountId) });
   assert.is(byUser.status, 403);
   assert.match(byUser.body.error.message, /webhook:manage/);
@@ -151,10 +151,10 @@ t('webhook:manage is required', async () => {
 
 t('a parent\'s key may subscribe for a connected account', async () => {
   const o = await makeOwner(app.db);
-  const child = await app.db('accounts').insert({ id: 'biz_childhook1', parent_id: o.accountId, title: 'Child', route: 'child-hook-1', client_id: 'client_childhook1' }).returning('id');
-  const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(child[0].id) });
+  const child = await makeAccount(app.db, { parentId: o.accountId, title: 'Child' });
+  const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(child.id) });
   assert.is(res.status, 201);
-  assert.is(res.body.account_id, 'biz_childhook1');
+  assert.is(res.body.account_id, child.id);
 });
 
 t('creating a subscription emits no event', async () => {

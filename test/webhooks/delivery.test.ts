@@ -45,13 +45,16 @@ async function runQueued(): Promise<void> {
 
 t('a delivery is signed and its payload rendered at each subscription\'s pin, with the envelope key of that pin', async () => {
   const o = await makeOwner(app.db, { title: 'Hooked' });
+  // industry_type is writable before 2026-09-06 only; its event is dispatched before anyone subscribes.
+  const industry = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: '2026-09-02', body: { industry_type: 'gaming' } });
+  assert.is(industry.status, 200, JSON.stringify(industry.body));
+  await runQueued();
   const latest = await subscribe(o, HEAD);
   const old = await subscribe(o, '2026-08-07');
   const boundary = await subscribe(o, '2026-08-14');
   const unpinned = await subscribe(o, null);
   receiver.secret = latest.secret;
   receiver.received.length = 0;
-  await app.db('accounts').where({ id: o.accountId }).update({ industry_type: 'gaming' });
   assert.is((await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD, body: { title: 'Hooked 2' } })).status, 200);
   await runQueued();
   assert.is(receiver.received.length, 4);
@@ -132,12 +135,13 @@ t('after the last retry the delivery fails; an unreachable receiver is an attemp
   const closed = await startReceiver();
   const closedUrl = closed.url;
   await closed.close(); // a port nothing listens on any more
-  await app.db('webhooks').where({ id: hook.id }).update({ url: closedUrl });
+  const moved = await app.request('PATCH', `/webhooks/${hook.id}`, { token: o.key, version: HEAD, body: { url: closedUrl } });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
   await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD, body: { title: 'Nobody home' } });
   await runQueued();
   const delivery = await app.db('webhook_deliveries').where({ webhook_id: hook.id }).first();
   for (let i = 1; i < BACKOFF_SECONDS.length + 1; i++) {
-    await app.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending' });
+    await app.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending' }); // sql-state-write: each retry falls due minutes to hours later; making it due now stands in for waiting out the backoff
     await deliverWebhook(app.db, delivery.id);
   }
   const done = await app.db('webhook_deliveries').where({ id: delivery.id }).first();
@@ -194,7 +198,7 @@ t('the sweep (a safety net) gives a job back to an event and a delivery whose jo
   const delivery = await app.db('webhook_deliveries').where({ webhook_id: hook.id }).first('id');
   const jobs = (key: string) => app.db('graphile_worker.jobs').where({ key }).count({ n: '*' }).then((r) => Number(r[0].n));
   await app.db.raw('delete from graphile_worker._private_jobs where key = ?', [`deliver:${delivery.id}`]);
-  await app.db('events').where({ id: event }).update({ dispatched_at: null });
+  await app.db('events').where({ id: event }).update({ dispatched_at: null }); // sql-state-write: a dispatch lost with its job (a crash between them) is the state the sweep exists for; the product never makes it on purpose
   await app.db.raw('delete from graphile_worker._private_jobs where key = ?', [`dispatch:${event}`]);
   await sweepDeliveries(app.db); // within the grace period: nothing yet
   assert.equal([await jobs(`deliver:${delivery.id}`), await jobs(`dispatch:${event}`)], [0, 0]);

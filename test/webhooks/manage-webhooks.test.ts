@@ -1,25 +1,26 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Knex } from 'knex';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { addMember } from '../auth/team.js';
-import { newId } from '../../runtime/ids.js';
+import { addMember, joinTeam } from '../auth/team.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
 
 const t = suite('webhook list, retrieve, update, delete');
 let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-let clock = Date.now() - 3_600_000;
-/** A subscription stored directly, each one a second newer than the last so list order never rests on a tie. */
-async function storeHook(db: Knex, accountId: string, extra: Record<string, unknown> = {}) {
-  clock += 1000;
-  const [row] = await db('webhooks').insert({
-    id: newId('hook_'), account_id: accountId, url: 'https://example.com/h', events: ['payment.succeeded'],
-    secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2Vj', created_at: new Date(clock).toISOString(), ...extra,
-  }).returning('*');
-  return row.id as string;
+/**
+ * A subscription made through the API with `key` (one that may manage the account's webhooks). A short pause first
+ * keeps each newer than the last by whole milliseconds, so list order never rests on a tie.
+ */
+async function storeHook(key: string, accountId: string, extra: Record<string, unknown> = {}) {
+  await new Promise((resolve) => setTimeout(resolve, 3));
+  const res = await app.request('POST', '/webhooks', {
+    token: key, version: HEAD_VERSION, body: { account_id: accountId, url: 'https://example.com/h', events: ['payment.succeeded'], ...extra },
+  });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  return res.body.id as string;
 }
 
 function expectError(res: { status: number; body: any }, status: number, type: string, param?: string) {
@@ -32,9 +33,9 @@ t('an API key lists its account\'s and connected accounts\' subscriptions, newes
   const o = await makeOwner(app.db);
   const child = await makeAccount(app.db, { parentId: o.accountId });
   const other = await makeOwner(app.db);
-  const mine = await storeHook(app.db, o.accountId);
-  const childs = await storeHook(app.db, child.id);
-  await storeHook(app.db, other.accountId);
+  const mine = await storeHook(o.key, o.accountId);
+  const childs = await storeHook(o.key, child.id);
+  await storeHook(other.key, other.accountId);
   const res = await app.request('GET', '/webhooks', { token: o.key });
   assert.is(res.status, 200);
   assert.equal(res.body.data.map((w: any) => w.id), [childs, mine]);
@@ -49,14 +50,12 @@ t('a user lists only accounts where they hold webhook:read', async () => {
   const a = await makeOwner(app.db);
   const b = await makeOwner(app.db);
   const c = await makeOwner(app.db);
-  const aHook = await storeHook(app.db, a.accountId);
-  const bHook = await storeHook(app.db, b.accountId);
-  await storeHook(app.db, c.accountId);
+  const aHook = await storeHook(a.key, a.accountId);
+  const bHook = await storeHook(b.key, b.accountId);
+  await storeHook(c.key, c.accountId);
   const user = await makeUser(app.db);
-  await app.db('team_members').insert([
-    { id: newId('tmem_'), account_id: a.accountId, user_id: user.id, role: 'moderator', status: 'active' },
-    { id: newId('tmem_'), account_id: b.accountId, user_id: user.id, role: 'viewer', status: 'active' },
-  ]);
+  await joinTeam(app, a.token, a.accountId, 'moderator', [], user);
+  await joinTeam(app, b.token, b.accountId, 'viewer', [], user);
   const res = await app.request('GET', '/webhooks', { token: user.token });
   assert.is(res.status, 200);
   assert.equal(res.body.data.map((w: any) => w.id), [aHook]);
@@ -70,7 +69,7 @@ t('a user lists only accounts where they hold webhook:read', async () => {
 t('pages with cursors', async () => {
   const o = await makeOwner(app.db);
   const ids = [];
-  for (let i = 0; i < 3; i++) ids.push(await storeHook(app.db, o.accountId));
+  for (let i = 0; i < 3; i++) ids.push(await storeHook(o.key, o.accountId));
   const page1 = await app.request('GET', '/webhooks', { token: o.key, query: { first: 2 } });
   assert.equal(page1.body.data.map((w: any) => w.id), [ids[2], ids[1]]);
   assert.is(page1.body.page_info.has_next_page, true);
@@ -100,13 +99,13 @@ t('retrieve: the subscription without its secret; foreign and unknown ids are 40
   expectError(await app.request('GET', `/webhooks/${created.body.id}`, { token: other.key }), 404, 'not_found', 'id');
   expectError(await app.request('GET', `/webhooks/${created.body.id}`, { token: other.token }), 404, 'not_found', 'id');
   expectError(await app.request('GET', '/webhooks/hook_missing', { token: o.key }), 404, 'not_found', 'id');
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   assert.is((await app.request('GET', `/webhooks/${created.body.id}`, { token: moderator.token })).status, 200);
 });
 
 t('update changes only the fields sent', async () => {
   const o = await makeOwner(app.db);
-  const id = await storeHook(app.db, o.accountId, { description: 'Old', api_version_date: '2026-09-06' });
+  const id = await storeHook(o.key, o.accountId, { description: 'Old', api_version_date: '2026-09-06' });
   const before = await app.db('webhooks').where({ id }).first();
   const res = await app.request('PATCH', `/webhooks/${id}`, {
     token: o.token,
@@ -137,7 +136,7 @@ t('update changes only the fields sent', async () => {
 
 t('update rejects api_version, bad values, foreign ids and callers without webhook:manage', async () => {
   const o = await makeOwner(app.db);
-  const id = await storeHook(app.db, o.accountId);
+  const id = await storeHook(o.key, o.accountId);
   const patch = (body: unknown, token = o.key, target = id) => app.request('PATCH', `/webhooks/${target}`, { token, body });
   expectError(await patch({ api_version: '2026-09-06' }), 400, 'invalid_request', 'api_version');
   expectError(await patch({ url: 'http://example.com/h' }), 400, 'invalid_request', 'url');
@@ -153,14 +152,14 @@ t('update rejects api_version, bad values, foreign ids and callers without webho
   expectError(await patch({ enabled: false }, o.key, 'hook_missing'), 404, 'not_found', 'id');
   const moderatorKey = await makeKey(app.db, { accountId: o.accountId, role: 'moderator' });
   expectError(await patch({ enabled: false }, moderatorKey.secret), 403, 'permission_denied');
-  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const moderator = await addMember(app, o.accountId, 'moderator');
   expectError(await patch({ enabled: false }, moderator.token), 403, 'permission_denied');
   assert.is((await app.db('webhooks').where({ id }).first()).enabled, true);
 });
 
 t('delete returns { id, deleted: true } and the subscription is gone', async () => {
   const o = await makeOwner(app.db);
-  const id = await storeHook(app.db, o.accountId);
+  const id = await storeHook(o.key, o.accountId);
   const other = await makeOwner(app.db);
   expectError(await app.request('DELETE', `/webhooks/${id}`, { token: other.key }), 404, 'not_found', 'id');
   const moderator = await makeKey(app.db, { accountId: o.accountId, role: 'moderator' });

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { envelope, fillHiddenForPayload, type EventRow } from './envelope.js';
 import { v2Envelope } from './v2-envelope.js';
+import { v5Envelope } from './v5-envelope.js';
 import { sign } from './signature.js';
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
 import { postToDestination, RefusedDestination } from '../../../runtime/outbound-request.js';
@@ -57,8 +58,11 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
   const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
     ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
   await withSecretLinks(db, event);
-  await fillHiddenForPayload(db, event, pin, webhook.payload_format === 'v2');
-  const body = webhook.payload_format === 'v2' ? v2Envelope(event) : envelope(event, pin);
+  // v2 and v5 (legacy) subscriptions get their own envelopes, their data at the pre-versioning model.
+  const legacy = webhook.payload_format === 'v2' || webhook.payload_format === 'v5';
+  await fillHiddenForPayload(db, event, pin, legacy);
+  const body = webhook.payload_format === 'v2' ? v2Envelope(event)
+    : webhook.payload_format === 'v5' ? v5Envelope(event) : envelope(event, pin);
   const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();
   // A deleted subscription's deliveries still queued close without a send (its row stays: they are its history).

@@ -21,10 +21,11 @@ export interface EventRow {
 const versionOf = (pin: string | null) => versionOn(pin ?? DEFAULT_VERSION) ?? DEFAULT_VERSION;
 
 /** Fields the head hides (field_hidden) that the payload's version shows are not in the event's data (it is the
- * head's shape): they are read now, as they are at delivery, like any response at that version. */
-export async function fillHiddenForPayload(db: Knex, event: EventRow, pin: string | null, v2: boolean): Promise<void> {
+ * head's shape): they are read now, as they are at delivery, like any response at that version. `legacy`: a v2 or v5
+ * subscription, whose data is at the pre-versioning model (the v2 render version). */
+export async function fillHiddenForPayload(db: Knex, event: EventRow, pin: string | null, legacy: boolean): Promise<void> {
   const schema = (specData.events as Record<string, string>)[event.type];
-  if (schema) await fillHiddenAt(db, schema, v2 ? v2Settings.renderVersion : versionOf(pin), [event.data]);
+  if (schema) await fillHiddenAt(db, schema, legacy ? v2Settings.renderVersion : versionOf(pin), [event.data]);
 }
 
 export function envelope(event: EventRow, pin: string | null): string {
