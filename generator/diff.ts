@@ -1,4 +1,5 @@
-// `npm run diff -- --key <id> [--target <date>]` is the upgrade assistant for one API key (bin/upgrade-assistant-cli.ts).
+// `npm run diff -- --key <id> [--target <date>]` is the upgrade assistant for one API key: bin/diff.ts sends it to
+// bin/upgrade-assistant-cli.ts (the generator imports nothing from bin/; .dependency-cruiser.cjs).
 // `npm run diff -- <from> <to> [--breaking] [--json]`: what an integrator crosses when moving a pin between two
 // versions. It opens with a summary, groups changes by operation and resource (those with breaking changes first,
 // breaking changes first within each), states each changelog entry's text once, and says what hand-written
@@ -9,6 +10,7 @@ import { loadSpec } from './load-spec.js';
 import { SpecError } from './spec-source.js';
 import { kindOf, type Instruction, type InstructionKind } from './instructions.js';
 import type { ApiSpec, FieldSpec, OperationSpec } from './spec-types.js';
+import type { Change as ChangeData, Diff as DiffData } from '../runtime/docs/changelog-data.js';
 
 const BREAKING: Record<InstructionKind, boolean> = {
   field_added: false, field_removed: true, field_renamed: true, enum_value_added: true, values_renamed: true,
@@ -18,49 +20,10 @@ const BREAKING: Record<InstructionKind, boolean> = {
   list_field_removed: true, field_hidden: true,
 };
 
-/** One change, as seen by a caller moving from the older version (`from`) to the newer (`to`). */
-export interface Change {
-  kind: InstructionKind | 'behaviour';
-  /** the field or parameter (dotted, the newer name), or null when the change is about the whole object or endpoint */
-  field: string | null;
-  /** where the field is: the response, the request body or the query */
-  in: 'response' | 'body' | 'query' | null;
-  /** what the older version had, and what the newer has */
-  from: unknown;
-  to: unknown;
-  breaking: boolean;
-  /** the change in words */
-  description: string;
-  /** the changelog entry it belongs to: a key of Diff.changelog */
-  ref: string;
-}
-
-export interface ChangelogEntry {
-  version: string;
-  entry: number | null;
-  text: string;
-  migration: string | null;
-}
-
-export interface Diff {
-  from: string;
-  to: string;
-  /** the dates were given newest first and were swapped */
-  swapped: boolean;
-  versionsCrossed: string[];
-  summary: {
-    breaking: number; additive: number; operations: number; resources: number; migrations: number;
-    pendingInRange: number; pendingTotal: number;
-  };
-  /** every changelog entry crossed, by ref (`<version>#<entry>`) */
-  changelog: Record<string, ChangelogEntry>;
-  operations: Record<string, { route: string; changes: Change[] }>;
-  resources: Record<string, { usedBy: string[]; changes: Change[] }>;
-  /** behaviour changes (version flags) crossed: same shapes, different effects */
-  behaviour: Change[];
-  migrations: { name: string; version: string; ref: string }[];
-  pending: { ref: string; version: string; entry: number | null; text: string }[];
-}
+/** One change, its kind narrowed to the spec's instruction kinds; the shapes are the runtime's
+ * (runtime/docs/changelog-data.ts), which reads what the generator writes. */
+export type Change = ChangeData<InstructionKind | 'behaviour'>;
+export type Diff = DiffData<InstructionKind | 'behaviour'>;
 
 type Body = Record<string, any>;
 type Shape = Pick<Change, 'field' | 'in' | 'from' | 'to' | 'description'>;
@@ -218,12 +181,12 @@ export function diffVersions(spec: ApiSpec, fromDate: string, toDate: string, op
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Groups with breaking changes first, then by name. */
-function ordered<G extends { changes: Change[] }>(groups: Record<string, G>): [string, G][] {
+function ordered<G extends { changes: ChangeData[] }>(groups: Record<string, G>): [string, G][] {
   const breaks = (g: G) => g.changes.some((c) => c.breaking);
   return Object.entries(groups).sort(([a, g], [b, h]) => Number(breaks(h)) - Number(breaks(g)) || a.localeCompare(b));
 }
 
-export function formatDiff(d: Diff, options: { breakingOnly?: boolean } = {}): string {
+export function formatDiff(d: DiffData, options: { breakingOnly?: boolean } = {}): string {
   const s = d.summary;
   const lines = [`Changes from ${d.from} to ${d.to} (${plural(d.versionsCrossed.length, 'version')} crossed${d.versionsCrossed.length ? `: ${d.versionsCrossed.join(', ')}` : ''})`];
   if (d.swapped) lines.push(`(The later date came first; the dates were swapped: moving a pin from ${d.from} to ${d.to}.)`);
@@ -241,7 +204,7 @@ export function formatDiff(d: Diff, options: { breakingOnly?: boolean } = {}): s
     lines.push('', 'Changelog entries:');
     for (const [ref, e] of Object.entries(d.changelog)) if (shown.has(ref)) lines.push(`  ${ref}  ${e.text}`);
   }
-  const line = (c: Change) => `    ${c.breaking ? 'breaking' : 'additive'}  ${c.description}  [${c.ref}]`;
+  const line = (c: ChangeData) => `    ${c.breaking ? 'breaking' : 'additive'}  ${c.description}  [${c.ref}]`;
   for (const [name, g] of ordered(d.operations)) lines.push('', `Operation ${name} (${g.route})`, ...g.changes.map(line));
   for (const [name, g] of ordered(d.resources)) {
     lines.push('', `Resource ${name}${g.usedBy.length ? ` (in ${g.usedBy.join(', ')})` : ''}`, ...g.changes.map(line));
@@ -254,12 +217,8 @@ export function formatDiff(d: Diff, options: { breakingOnly?: boolean } = {}): s
   return lines.join('\n');
 }
 
-function main() {
-  if (process.argv.includes('--key')) {
-    // The upgrade assistant reads a database: loaded only for --key, so the plain diff needs none.
-    void import('../bin/upgrade-assistant-cli.js').then(async (m) => process.exit(await m.runUpgradeAssistant(process.argv.slice(2))));
-    return;
-  }
+/** `npm run diff -- <from> <to>` (bin/diff.ts, which also dispatches `--key` to the upgrade assistant). */
+export function main() {
   const flags = new Set(['--json', '--breaking']);
   const args = process.argv.slice(2).filter((a) => !flags.has(a));
   if (args.length !== 2) {

@@ -2,28 +2,13 @@
 // marked, migrations and behaviour flags named), and each version's step from the one before it as the diff tool
 // computes it (generator/diff.ts). What a pin crosses between any two versions is the union of the steps between
 // them (runtime/docs/changelog.ts), so only the steps are stored: a few dozen kilobytes, not every pair.
-import { diffVersions, type Diff } from './diff.js';
+import { diffVersions } from './diff.js';
 import type { ApiSpec } from './spec-types.js';
-
-export interface ChangelogEntryView {
-  ref: string;
-  entry: number | null;
-  text: string;
-  migration: string | null;
-  pending: boolean;
-  flags: string[];
-  breaking: boolean;
-}
-
-export interface ChangelogData {
-  /** newest first, like spec/versions.yaml */
-  versions: { date: string; description: string; entries: ChangelogEntryView[] }[];
-  /** by the newer date: the diff from the version just before it */
-  steps: Record<string, Diff>;
-}
+// The file's shape is the runtime's, which reads it (runtime/docs/changelog-data.ts).
+import type { ChangelogData } from '../runtime/docs/changelog-data.js';
 
 export function changelogData(spec: ApiSpec): ChangelogData {
-  const steps: Record<string, Diff> = {};
+  const steps: ChangelogData['steps'] = {};
   spec.versions.forEach((v, i) => {
     const older = spec.versions[i + 1];
     if (older) steps[v.date] = diffVersions(spec, older.date, v.date);

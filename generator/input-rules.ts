@@ -6,24 +6,11 @@
 //   with a prefix, or a string with a `pattern`, so '' and another resource's id are 400s naming the field.
 // Checked on the head spec and on the older input shapes spec/versions.yaml declares (`was:`), each problem with
 // its file, line and column. Path parameters are not checked: a path id is looked up, and an unknown one is a 404.
-import type { ApiSpec, FieldSpec, RawField, Storage } from './spec-types.js';
+import type { ApiSpec, FieldSpec, RawField } from './spec-types.js';
+import { rangeOf, STORAGE_RANGE } from './input-range.js';
 import { normaliseField } from './normalise.js';
 import type { Locator } from './check-references.js';
 import type { JsonSchema } from './json-schema.js';
-
-/** The integers a column of each type holds, as JSON numbers: int8 only to 2^53-1, past which a double (what
- * JSON.parse gives) no longer tells neighbouring integers apart. */
-export const STORAGE_RANGE: Record<Storage, readonly [number, number]> = {
-  int2: [-32768, 32767],
-  int4: [-2147483648, 2147483647],
-  int8: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-};
-
-/** The bounds a number field is validated against: its own min and max, else its storage's. */
-export function rangeOf(f: FieldSpec): { min?: number; max?: number } {
-  const [low, high] = f.storage ? STORAGE_RANGE[f.storage] : [undefined, undefined];
-  return { min: f.min ?? low, max: f.max ?? high };
-}
 
 type YamlPath = (string | number)[];
 

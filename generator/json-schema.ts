@@ -2,7 +2,7 @@
 // - "input": for request validators; refs are inlined, `required` comes from the fields, unknown keys refused.
 // - "output": for OpenAPI documents; refs point at components, every response field is present.
 import type { ApiSpec, FieldSpec } from './spec-types.js';
-import { rangeOf } from './input-rules.js';
+import { rangeOf } from './input-range.js';
 import { LAST_INSTANT_MS } from '../runtime/instant.js';
 
 export type Mode = 'input' | 'output';

@@ -27,7 +27,9 @@
 import type { Knex } from 'knex';
 import { registerTotals, unregisterTotals } from './support/totals.js';
 
-/** The catalogue: metric -> whether its values are money (per currency) or counts (currency ''). */
+/** The catalogue: metric -> whether its values are money (per currency) or counts (currency ''). A frozen copy of the
+ * metrics as they were when this migration ran (a migration never changes); the handlers' own is STAT_METRICS in
+ * handlers/stats/catalogue.ts (handlers never import migrations). */
 export const STAT_METRICS = {
   gross_revenue: 'money', net_revenue: 'money', refunds: 'money', disputes: 'money',
   new_members: 'count', churned_members: 'count', active_memberships: 'count',

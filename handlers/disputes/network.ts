@@ -2,6 +2,8 @@
 // jobs (graphile-worker). The card decides what follows a successful payment (handlers/processor/cards.ts, README):
 // a chargeback, an early fraud warning, a dispute alert or a rapid dispute resolution. Every step runs in one
 // transaction with its row locked and re-read, and does nothing when the row has moved on, so a re-run job is harmless.
+// Queueing the report as a payment settles is network-report.ts and a refund's prevention of a chargeback is
+// prevent-by-refund.ts: apart, so payments and refunds reach them without looping back through this module.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
@@ -11,35 +13,26 @@ import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
-import { cardBehaviourOf } from '../payments/collection.js';
+import { cardBehaviourOf } from '../processor/card-behaviour.js';
 import type { PaymentRow } from '../payments/payment-view.js';
 import { lockWithPayment } from '../payments/lock-with-payment.js';
 import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { reversePartnerEarning } from '../partners/reverse.js';
 import { recountVolume } from '../accounts/lifetime-volume.js';
-import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened, type PaymentClearing } from './dispute-ledger.js';
-import { postEntries, type Entry } from '../ledger/post.js';
+import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened } from './dispute-ledger.js';
+import { postEntries } from '../ledger/post.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
 import { closeOnChargeback } from '../resolution_center_cases/case-steps.js';
 
-export const NETWORK_REPORT = 'dispute_network_report';
 export const ALERT_WINDOW_END = 'dispute_alert_window_end';
 export const DISPUTE_DEADLINE = 'dispute_deadline';
 
-/** The sandbox's delays, in seconds, scaled by DISPUTE_NETWORK_SECONDS (submit.ts). The response window is the
- * networks' usual seven days and is not scaled. */
-const DELAYS = { report: 5, alertWindow: 600 };
+/** The sandbox's delays, in seconds, scaled by DISPUTE_NETWORK_SECONDS (submit.ts); the report's is network-report.ts.
+ * The response window is the networks' usual seven days and is not scaled. */
+const DELAYS = { alertWindow: 600 };
 export const RESPONSE_WINDOW_SECONDS = 7 * 24 * 3600;
-
-const NETWORK_BEHAVIOURS = new Set(['chargeback', 'early_fraud_warning', 'dispute_alert', 'rapid_dispute_resolution']);
-
-/** Called as a payment settles (handlers/payments/settlement.ts): a card the network will report on gets its job. */
-export async function queueNetworkReport(db: Knex, payment: PaymentRow): Promise<void> {
-  if (!NETWORK_BEHAVIOURS.has(await cardBehaviourOf(db, payment))) return;
-  await addJob(db, NETWORK_REPORT, { payment_id: payment.id }, { jobKey: `${NETWORK_REPORT}:${payment.id}`, runAt: after(DELAYS.report) });
-}
 
 /** The network's report on a settled payment: an alert or a dispute, once per payment. */
 export async function reportOnPayment(db: Knex, paymentId: string): Promise<void> {
@@ -126,29 +119,6 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));
   });
-}
-
-/** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
- * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. `refund` is the
- * refund's own entries (its entry, and the partner's reversal when there is one). */
-export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }, refund: Entry[]): Promise<void> {
-  // The refund's entries and the disputes' returns go in one statement, so their balance rows lock in one order.
-  const entries = [...refund];
-  const paymentId = payment.id;
-  const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
-    .where('actionable_until', '>', nowMs(trx)).forUpdate();
-  for (const alert of alerts) {
-    await trx('dispute_alerts').where({ id: alert.id }).update({ outcome: 'prevented', updated_at: nowMs(trx) });
-    await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alert.id));
-  }
-  const disputes = await trx('disputes').where({ payment_id: paymentId }).whereIn('status', ['needs_response', 'under_review']).forUpdate();
-  for (const d of disputes) {
-    await trx('disputes').where({ id: d.id })
-      .update({ status: transition('Dispute', d.status, 'prevent'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    entries.push(await disputeReturnedEntry(trx, d, 'prevented', payment));
-    await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
-  }
-  await postEntries(trx, entries);
 }
 
 /** response_due_at passed without evidence: the dispute closes without a ruling and the buyer keeps the money. */

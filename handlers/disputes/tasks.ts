@@ -1,8 +1,8 @@
 // The disputes area's background tasks (the sandbox card network), registered by name in handlers/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
-import { ALERT_WINDOW_END, closeUnanswered, DISPUTE_DEADLINE, endAlertWindow, fightDispute, NETWORK_REPORT, reportOnPayment,
-  ruleOnDispute } from './network.js';
+import { ALERT_WINDOW_END, closeUnanswered, DISPUTE_DEADLINE, endAlertWindow, fightDispute, reportOnPayment, ruleOnDispute } from './network.js';
+import { NETWORK_REPORT } from './network-report.js';
 import { DISPUTE_FIGHTER, DISPUTE_RULING } from './submit.js';
 
 export function disputeTasks(db: Knex): TaskList {

@@ -9,7 +9,7 @@ import { parseInstant } from '../../runtime/instant.js';
 import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 // The same grouping and classification the posting trigger files postings with.
-import { classified } from '../../migrations/260_ledger_daily_totals.js';
+import { classified } from './classified-postings.js';
 
 const DAY_MS = 86_400_000;
 const BUCKETS = ['available', 'pending', 'in_transit', 'held', 'fees'] as const;

@@ -5,7 +5,7 @@ import type { Task } from 'graphile-worker';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
 import { endPayment } from './holds.js';
-import type { CardBehaviour } from '../processor/cards.js';
+import { cardBehaviourOf } from '../processor/card-behaviour.js';
 import { decideCharge } from '../processor/processor.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { settlePayment } from './settlement.js';
@@ -13,14 +13,6 @@ import { nowMs } from '../shared/now.js';
 import { isRenewal, renewalFailed } from '../memberships/renewal-outcome.js';
 
 export const COLLECT_PAYMENT = 'collect_payment';
-
-/** The processor's behaviour for the card behind a payment (its confirmation token or saved method). */
-export async function cardBehaviourOf(db: Knex, payment: PaymentRow): Promise<CardBehaviour> {
-  const source = payment.confirmation_token_id
-    ? await db('confirmation_tokens').where({ id: payment.confirmation_token_id }).first('test_behaviour')
-    : await db('payment_methods').where({ id: payment.payment_method_id }).first('test_behaviour');
-  return (source?.test_behaviour ?? 'succeeds') as CardBehaviour;
-}
 
 export async function collectPayment(db: Knex, paymentId: string): Promise<void> {
   await db.transaction(async (trx) => {

@@ -13,7 +13,7 @@ import { settledEntry } from './ledger.js';
 import { postEntries } from '../ledger/post.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
-import { queueNetworkReport } from '../disputes/network.js';
+import { queueNetworkReport } from '../disputes/network-report.js';
 import { accruePartnerEarning } from '../partners/accrue.js';
 import { countSettledVolume } from '../accounts/lifetime-volume.js';
 

@@ -7,7 +7,7 @@ import { supportedPayoutMethods } from '../shared/reference-tables.js';
 import { railOf, railView } from './rails.js';
 import { parseAmount } from './payout-money.js';
 import { quoteOf } from './payout-method-view.js';
-import { destinationOf } from '../versions/payoutMethodDestination.js';
+import { destinationOf } from './payout-destination.js';
 
 type Destination = NonNullable<ListPayoutMethodsOutput['available_destinations']>[number];
 

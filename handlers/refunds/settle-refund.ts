@@ -5,12 +5,12 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { transition } from '../../runtime/state-machine.js';
 import { decideRefund } from '../processor/processor.js';
-import { cardBehaviourOf } from '../payments/collection.js';
+import { cardBehaviourOf } from '../processor/card-behaviour.js';
 import { refundEntry } from '../payments/ledger.js';
 import { recordEvent } from '../../runtime/events.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { preventByRefund } from '../disputes/network.js';
+import { preventByRefund } from '../disputes/prevent-by-refund.js';
 import { closeOnFullRefund } from '../resolution_center_cases/case-steps.js';
 import { reversePartnerEarning } from '../partners/reverse.js';
 import { recountVolume } from '../accounts/lifetime-volume.js';
@@ -42,7 +42,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       tax_refunded_amount: taxRefunded,
       updated_at: stamp,
     });
-    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts),
+    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/prevent-by-refund.ts),
     // which posts the refund's entry with the disputes' returns.
     // The partner's commission on what went back to the buyer is taken back with it (handlers/partners/reverse.ts).
     const reversal = await reversePartnerEarning(trx, payment.id, refund.id, 'refund');

@@ -1,6 +1,12 @@
 // The metric catalogue (GET /stats): what spec/areas/stats.yaml describes in words, as the handlers need it. The
-// database side (which rows feed which metric) is migrations/310_stat_rollups.ts, keyed by the same names.
-import { STAT_METRICS } from '../../migrations/310_stat_rollups.js';
+// database side (which rows feed which metric) is migrations/310_stat_rollups.ts, keyed by the same names; a new
+// metric is a new migration's triggers and a line here.
+
+/** The catalogue: metric -> whether its values are money (per currency) or counts (currency ''). */
+export const STAT_METRICS = {
+  gross_revenue: 'money', net_revenue: 'money', refunds: 'money', disputes: 'money',
+  new_members: 'count', churned_members: 'count', active_memberships: 'count',
+} as const;
 
 export type MetricKey = keyof typeof STAT_METRICS;
 

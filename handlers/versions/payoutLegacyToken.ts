@@ -1,5 +1,5 @@
 // Before 2026-07-30 a payout named its method as payout_token (nickname and the rail as payout_destination).
-import { destinationOf } from './payoutMethodDestination.js';
+import { destinationOf } from '../payouts/payout-destination.js';
 
 export function down(payout: any): any {
   const method = payout.payout_method;

@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
-// Types only: the server never loads the generator.
-import type { Change, Diff } from '../../generator/diff.js';
-import type { ChangelogData } from '../../generator/emit-changelog.js';
+// The file's shape is defined here in runtime/ and written by the generator: the runtime imports nothing from generator/.
+import type { Change, ChangelogData, Diff } from './changelog-data.js';
 
 export type { Change, Diff, ChangelogData };
 

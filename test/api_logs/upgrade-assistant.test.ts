@@ -71,7 +71,7 @@ t('npm run diff -- --key gives what the endpoint gives, from the database', asyn
   const o = await makeOwner(app.db);
   await app.request('GET', '/accounts/me', { token: o.key, version: '2026-09-02' });
   const http = await assistant(o.token, o.keyId);
-  const { stdout } = await promisify(execFile)('npx', ['tsx', 'generator/diff.ts', '--key', o.keyId, '--json'],
+  const { stdout } = await promisify(execFile)('npx', ['tsx', 'bin/diff.ts', '--key', o.keyId, '--json'],
     { env: { ...process.env, DATABASE_URL: app.databaseUrl } });
   assert.equal(JSON.parse(stdout), { object: 'upgrade_assistant', ...http.body });
   assert.is(http.body.changes.length, 1);
