@@ -1,7 +1,7 @@
 // One export job, run in a process of its own so that its peak RSS is the job's (bench/export.ts starts it): the
-// worker's generate_export task (handlers/tasks.ts) on the export named by BENCH_EXPORT_ID. Prints one JSON line.
+// worker's generate_export task (wiring/tasks.ts) on the export named by BENCH_EXPORT_ID. Prints one JSON line.
 import { createKnex } from '../runtime/db.js';
-import { taskList } from '../handlers/tasks.js';
+import { taskList } from '../wiring/tasks.js';
 import { GENERATE_EXPORT } from '../handlers/exports/generate.js';
 
 const db = createKnex(process.env.DATABASE_URL!, 2);

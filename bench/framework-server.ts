@@ -5,7 +5,7 @@ import pg from 'pg';
 import { createKnex } from '../runtime/db.js';
 import { startServer } from '../runtime/server.js';
 import { operations } from '../generated/routes.js';
-import { taskList } from '../handlers/tasks.js';
+import { taskList } from '../wiring/tasks.js';
 import { API_LOG_STATEMENTS } from '../runtime/api-log.js';
 import { cachesFor } from '../runtime/shared-cache.js';
 

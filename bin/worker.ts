@@ -7,7 +7,7 @@ import { pendingMigrations } from '../runtime/migrate.js';
 import { createLogger } from '../runtime/logger.js';
 import { startWorker, type RunningWorker } from '../runtime/worker.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';
-import { taskList, schedule } from '../handlers/tasks.js';
+import { taskList, schedule } from '../wiring/tasks.js';
 import { publishedUrl } from './local-database.js';
 import { DRAIN_LIMIT_MS } from './process-settings.js';
 import { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from '../handlers/webhooks/destination-policy.js';

@@ -1,4 +1,4 @@
-// This area's background tasks, registered by name in handlers/tasks.ts.
+// This area's background tasks, registered by name in wiring/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { RETRY_ADS_PAYMENT_TASK, retryAdsPaymentTask } from './retry-ads-payment-task.js';

@@ -1,4 +1,4 @@
-// The disputes area's background tasks (the sandbox card network), registered by name in handlers/tasks.ts.
+// The disputes area's background tasks (the sandbox card network), registered by name in wiring/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { ALERT_WINDOW_END, closeUnanswered, DISPUTE_DEADLINE, endAlertWindow, fightDispute, reportOnPayment, ruleOnDispute } from './network.js';

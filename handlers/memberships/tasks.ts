@@ -1,4 +1,4 @@
-// This area's background tasks, registered by name in handlers/tasks.ts.
+// This area's background tasks, registered by name in wiring/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { END_MEMBERSHIP_PERIOD, endMembershipPeriodTask } from './end-period-task.js';

@@ -1,4 +1,4 @@
-// The payments area's background tasks, registered by name in handlers/tasks.ts.
+// The payments area's background tasks, registered by name in wiring/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { COLLECT_PAYMENT, collectPaymentTask } from './collection.js';

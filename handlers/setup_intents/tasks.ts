@@ -1,4 +1,4 @@
-// This area's background tasks, registered by name in handlers/tasks.ts.
+// This area's background tasks, registered by name in wiring/tasks.ts.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { SAVE_SETUP_INTENT, saveSetupIntentTask } from './save-setup-intent.js';

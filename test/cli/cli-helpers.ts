@@ -7,7 +7,7 @@ import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
-import { taskList } from '../../handlers/tasks.js';
+import { taskList } from '../../wiring/tasks.js';
 import { projectRoot } from '../../runtime/project-root.js';
 
 export interface CliRun {

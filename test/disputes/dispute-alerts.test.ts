@@ -136,7 +136,7 @@ t('settlement queues the network\'s report only for its test cards; the worker k
   assert.is((await jobs(plain.id)).length, 0);
   await reportOnPayment(app.db, plain.id);
   assert.is((await app.db('dispute_alerts').where({ payment_id: plain.id })).length, 0);
-  const { taskList } = await import('../../handlers/tasks.js');
+  const { taskList } = await import('../../wiring/tasks.js');
   const names = Object.keys(taskList(app.db));
   for (const n of ['dispute_network_report', 'dispute_alert_window_end', 'dispute_deadline', 'dispute_ruling', 'dispute_fighter']) assert.ok(names.includes(n), n);
 });

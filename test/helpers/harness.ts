@@ -6,8 +6,8 @@ import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
-import { taskList, schedule } from '../../handlers/tasks.js';
-import { extraRoutes, mounts } from '../../handlers/routes.js';
+import { taskList, schedule } from '../../wiring/tasks.js';
+import { extraRoutes, mounts } from '../../wiring/routes.js';
 
 export interface TestResponse<T = any> {
   status: number;

@@ -7,7 +7,7 @@ import { makeSeller, makeVariant, pay, settleRefunds, VERSION } from '../payment
 import { balanceRowsOf } from '../helpers/ledger.js';
 import { complianceReview } from '../payouts/payout-fixtures.js';
 import { clearDueFunds, CLEAR_DUE_FUNDS } from '../../handlers/ledger/clearing.js';
-import { schedule, taskList } from '../../handlers/tasks.js';
+import { schedule, taskList } from '../../wiring/tasks.js';
 
 const t = suite('ledger: funds clearing');
 let app: TestApp;

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import knexFactory from 'knex';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
-import { taskList } from '../../handlers/tasks.js';
+import { taskList } from '../../wiring/tasks.js';
 
 const t = suite('ops: health and readiness');
 let app: TestApp;

@@ -12,7 +12,7 @@ import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { rateLimitOptionsFromEnv } from '../../runtime/rate-limit.js';
 import { operations } from '../../generated/routes.js';
-import { mounts } from '../../handlers/routes.js';
+import { mounts } from '../../wiring/routes.js';
 import { specData } from '../../generated/spec-data.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { randomToken } from '../../runtime/ids.js';

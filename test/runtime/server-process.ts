@@ -4,8 +4,8 @@ import pino from 'pino';
 import { createKnex } from '../../runtime/db.js';
 import { startServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
-import { taskList, schedule } from '../../handlers/tasks.js';
-import { extraRoutes, mounts } from '../../handlers/routes.js';
+import { taskList, schedule } from '../../wiring/tasks.js';
+import { extraRoutes, mounts } from '../../wiring/routes.js';
 
 const url = process.env.DATABASE_URL!;
 const db = createKnex(url, 3);

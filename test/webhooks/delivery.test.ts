@@ -9,7 +9,7 @@ import { startReceiver, until, type Receiver } from './receiver.js';
 import { deliverWebhook, BACKOFF_SECONDS } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { sweepDeliveries } from '../../handlers/webhooks/delivery/sweep-task.js';
-import { taskList } from '../../handlers/tasks.js';
+import { taskList } from '../../wiring/tasks.js';
 import { startWorker } from '../../runtime/worker.js';
 import { startWorkerProcess } from '../helpers/processes.js';
 

@@ -1,14 +1,15 @@
 // Routes outside the API prefix (no authentication, no versions), served by runtime/app.ts beside the operations.
+import './compose.js';
 import type { ExtraRoute, Mount } from '../runtime/app.js';
-import { receiptRoutes } from './payments/receipts.js';
-import { fileRoutes } from './files/file-routes.js';
-import { hostedAppRoutes } from './apps/hosted-app-pages.js';
-import { websiteRoutes } from './accounts/website-pages.js';
-import { authenticationRoutes } from './sandbox/authentication-page.js';
-import { oauthRoutes } from './sandbox/oauth-page.js';
-import { transferRoutes } from './transfers/transfer-pages.js';
-import { checkoutRoutes } from './checkout/checkout-routes.js';
-import { v2GuideRoutes } from './v2/migration-guide-route.js';
+import { receiptRoutes } from '../handlers/payments/receipts.js';
+import { fileRoutes } from '../handlers/files/file-routes.js';
+import { hostedAppRoutes } from '../handlers/apps/hosted-app-pages.js';
+import { websiteRoutes } from '../handlers/accounts/website-pages.js';
+import { authenticationRoutes } from '../handlers/sandbox/authentication-page.js';
+import { oauthRoutes } from '../handlers/sandbox/oauth-page.js';
+import { transferRoutes } from '../handlers/transfers/transfer-pages.js';
+import { checkoutRoutes } from '../handlers/checkout/checkout-routes.js';
+import { v2GuideRoutes } from '../handlers/v2/migration-guide-route.js';
 import { v2Api } from '../runtime/v2/legacy-api.js';
 import { v2Routes, v2Settings } from '../generated/v2-routes.js';
 import { operations } from '../generated/routes.js';
