@@ -5,6 +5,9 @@
 // generated/resources.ts), query for query, with the same SQL, and renders the same JSON; what it leaves out is the
 // framework itself. Keep it in step with those files: bench/run.ts compares the responses and the number of
 // queries before measuring. (bench/expert-server.ts is the other baseline: the fewest statements, not the same ones.)
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../wiring/compose.js';
 import { createHash, randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';

@@ -12,6 +12,9 @@
 // BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_NODE_FLAGS adds node flags to the servers; BENCH_SHOW_QUERIES=1 prints each side's
 // statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed; BENCH_RENEWAL_MEMBERSHIPS
 // (1,000,000), BENCH_RENEWALS_DUE (3,000) and BENCH_RENEWAL_ROUNDS (3) size the renewals scenario (bench/renewals.ts).
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../wiring/compose.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';

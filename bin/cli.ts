@@ -1,4 +1,7 @@
 // `npm run cli -- <command>`: accounts, users and credentials for local development, on the database `npm start` uses.
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../wiring/compose.js';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { ApiError } from '../runtime/errors.js';

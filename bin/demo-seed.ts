@@ -1,4 +1,7 @@
 // The first start on an empty database creates a sandbox demo account with an owner, an API key and a user token.
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../wiring/compose.js';
 import type { Knex } from 'knex';
 import { insertAccount } from '../handlers/accounts/account-service.js';
 import { insertUser, issueUserToken } from '../handlers/users/user-service.js';

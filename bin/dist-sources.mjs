@@ -8,7 +8,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
 export const STAMP_FILE = 'sources.json';
 /** what the bundle is built from: a change to any of these makes it stale */
-const SOURCES = ['bin', 'runtime', 'handlers', 'sandbox', 'wiring', 'generated', 'migrations', 'package-lock.json'];
+const SOURCES = ['bin', 'runtime', 'handlers', 'sandbox', 'wiring', 'generated', 'migrations', 'spec/versions', 'package-lock.json'];
 
 export function sourcesFingerprint() {
   const lines = [];

@@ -1,5 +1,8 @@
 // `npm run diff -- --key <apik_...> [--target <date>] [--json]`: the upgrade assistant (handlers/api_logs/
 // upgrade-assistant.ts) for one API key, read from the database at DATABASE_URL, as text or JSON.
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../wiring/compose.js';
 import { createKnex } from '../runtime/db.js';
 import { upgradeAssistant, type UpgradeAssistant } from '../handlers/api_logs/upgrade-assistant.js';
 

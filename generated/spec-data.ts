@@ -21,8 +21,8 @@ export const specData = {
     "setup_intents_saved_in_background": "2026-08-28",
     "economic_intelligence_run_statuses": "2026-08-28",
     "dispute_prevented_status": "2026-08-28",
-    "payouts_status_v2": "2026-08-21",
     "ad_copy_language_objects": "2026-08-28",
+    "payouts_status_v2": "2026-08-21",
     "webhook_envelope_account_id": "2026-08-14"
   },
   "scopes": [

@@ -118,37 +118,27 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
     if (!scopeKnown(spec, scope)) problems.push(`${locate(API, ['user_scopes', i])}: user_scopes names ${scope}, which is not in scopes`);
   });
 
-  const VERSIONS = 'spec/versions.yaml';
-  const dates = spec.versions.map((v) => v.date);
-  for (let i = 1; i < dates.length; i++) {
-    if (dates[i] >= dates[i - 1]) {
-      problems.push(`${locate(VERSIONS, ['versions', i, 'date'])}: versions must be listed newest first; ${dates[i]} comes after ${dates[i - 1]}`);
-    }
-  }
-  spec.versions.forEach((version, vi) => {
+  // Version folders are read newest first by date (generator/load-versions.ts), and a flag's since is its folder's date.
+  spec.versions.forEach((version) => {
     version.changes.forEach((change, i) => {
-      const changeAt = ['versions', vi, 'changes', i];
+      const file = change.file ?? 'spec/versions';
+      const named = `${version.date} change ${change.name ?? i + 1}`;
       (change.instructions ?? []).forEach((instruction, ii) => {
         const gone = (instruction as { endpoint_gone?: { operation: string } }).endpoint_gone;
         if (!gone) return;
         const op = spec.operations.find((o) => o.id === gone.operation);
-        const at = `${locate(VERSIONS, [...changeAt, 'instructions', ii])}: ${version.date} change ${i + 1}`;
+        const at = `${locate(file, ['instructions', ii])}: ${named}`;
         if (!op?.gone) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is not an operation declared gone`);
         else if (op.gone.since !== version.date) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is gone since ${op.gone.since}, not ${version.date}`);
       });
       (change.flags ?? []).forEach((flag, fi) => {
         const declared = spec.version_flags[flag];
-        const at = `${locate(VERSIONS, [...changeAt, 'flags', fi])}: ${version.date} change ${i + 1}`;
-        if (!declared) problems.push(`${at} names the flag ${flag}, which is not declared under flags`);
+        const at = `${locate(file, ['flags', fi])}: ${named}`;
+        if (!declared) problems.push(`${at} names the flag ${flag}, which no version.yaml declares under flags`);
         else if (declared.since !== version.date) problems.push(`${at} names the flag ${flag}, which is declared since ${declared.since}, not ${version.date}`);
       });
     });
   });
-  for (const [name, flag] of Object.entries(spec.version_flags)) {
-    if (!dates.includes(flag.since)) {
-      problems.push(`${locate(VERSIONS, ['flags', name, 'since'])}: flags.${name}.since is ${flag.since}, which is not a listed version`);
-    }
-  }
   for (const [name, event] of Object.entries(spec.events)) {
     const at = event.area ? locate(areaFile(event.area), ['events', name, 'schema']) : 'spec/areas';
     if (!types.has(event.schema)) problems.push(`${at}: events.${name} carries ${event.schema}, which is not a resource or component`);

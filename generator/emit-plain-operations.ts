@@ -8,7 +8,7 @@ export function emitPlainOperations(models: PlainModel[]): string {
   // An operation declared exactly like an earlier one (a deprecated path's, through a YAML anchor) is that handler.
   const declared = new Map<string, string>();
   const entries = models.map((m) => {
-    const options = `${m.factory}<'\0'>(${m.resource ? `resources.${m.resource.name}, ` : ''}{\n${m.options.map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n})`;
+    const options = `${m.factory}<Operations['\0']>(${m.resource ? `resources.${m.resource.name}, ` : ''}{\n${m.options.map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n})`;
     const summary = `/** ${m.op.method} ${m.op.path}: ${m.op.summary} */`;
     const same = m.hook ? undefined : declared.get(options);
     if (same) return `${summary}\nexport const ${m.op.id}: Handler<'${m.op.id}'> = (input, ctx) => ${same}(input, ctx);`;
@@ -16,7 +16,8 @@ export function emitPlainOperations(models: PlainModel[]): string {
     return `${summary}\nexport const ${m.op.id} = ${options.replace('\0', m.op.id)};`;
   });
   const imports = [
-    ...(entries.some((e) => e.includes(': Handler<')) ? ["import type { Handler } from '../runtime/handler.js';"] : []),
+    ...(entries.some((e) => e.includes(': Handler<')) ? ["import type { Handler } from './handler.js';"] : []),
+    "import type { Operations } from './types.js';",
     "import { resources } from './resources.js';",
     ...factories.map((f) => `import { ${f} } from '../runtime/plain/${modules[f]}.js';`),
     ...models.filter((m) => m.hook).map((m) => `import { ${m.op.id} as ${m.op.id}Hook } from '../handlers/${m.op.handler}.js';`),

@@ -145,7 +145,7 @@ export function hookScaffold(op: OperationSpec): string {
   const up = '../'.repeat(op.handler.split('/').length);
   const type = HOOK_TYPE[op.plain!.kind as keyof typeof HOOK_TYPE]; // a summary takes no hook (plain-operations.ts)
   return `import { ${SCAFFOLD_MARK} } from '${up}runtime/handler.js';
-import type { ${type} } from '${up}runtime/plain/hooks.js';
+import type { ${type} } from '${up}generated/plain-hooks.js';
 
 /** ${op.method} ${op.path} (plain ${op.plain!.kind}): ${op.plain!.hook} */
 export const ${op.id}: ${type}<'${op.id}'> = async () => {
@@ -158,7 +158,7 @@ export const ${op.id}: ${type}<'${op.id}'> = async () => {
 export function handlerScaffold(op: OperationSpec): string {
   const depth = op.handler.split('/').length;
   const up = '../'.repeat(depth);
-  return `import { ${SCAFFOLD_MARK}, type Handler } from '${up}runtime/handler.js';
+  return `import { ${SCAFFOLD_MARK}, type Handler } from '${up}generated/handler.js';
 
 /** ${op.method} ${op.path}: ${op.summary} */
 export const ${op.id}: Handler<'${op.id}'> = async (input, ctx) => {

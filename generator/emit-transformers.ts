@@ -23,6 +23,18 @@ function readPath(root: string, path: string): string {
 
 const lit = (v: unknown) => JSON.stringify(v ?? null);
 
+/** The name generated code imports a converter under: its file's name in camelCase (payouts-status-v2.request ->
+ * payoutsStatusV2Request); change names are unique, so these are too. */
+export function converterAlias(module: string): string {
+  return module.split('/').pop()!.replace(/[-.]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Where a converter is (set by generator/load-versions.ts), from the spec folder. */
+const moduleOf = (body: { module?: string; converter?: string }): string => {
+  if (!body.module) throw new Error(`a converter instruction without its module (${body.converter ?? 'unnamed'}): load the spec with loadSpec`);
+  return body.module;
+};
+
 /** Downgrade code for one instruction on object `o` (one version step, newer -> older). */
 function downSnippet(i: Instruction): string | null {
   switch (kindOf(i)) {
@@ -54,7 +66,7 @@ function downSnippet(i: Instruction): string | null {
       return `{ const p = ${p}; const m: Record<string, string> = ${lit(map)}; if (p && typeof p.${k} === 'string' && Object.hasOwn(m, p.${k})) p.${k} = m[p.${k}]; }`;
     }
     case 'transformer':
-      return `o = ${i.transformer!.name}.down(o);`;
+      return `o = ${converterAlias(moduleOf(i.transformer!))}.down(o);`;
     case 'money_as_decimal':
       return i.money_as_decimal!.fields.map((field) => {
         const [p, k] = parentOf('o', field);
@@ -101,7 +113,7 @@ function upSnippet(i: Instruction, op: OperationSpec): string | null {
         `if (b && b[${f}] !== undefined) b[${f}] = Array.isArray(b[${f}]) ? [...new Set(b[${f}].flatMap(one))] : one(b[${f}]); }`;
     }
     case 'request_transformer':
-      return `${i.request_transformer!.name}.up(input);`;
+      return `${converterAlias(moduleOf(i.request_transformer!))}.up(input);`;
     default:
       return null;
   }
@@ -148,7 +160,7 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
   const up: EmittedTransformers['up'] = {};
   const olderNames: EmittedTransformers['olderNames'] = {};
   const functions: string[] = [];
-  const transformerNames = new Set<string>();
+  const converters = new Set<string>(); // modules, from the spec folder
   const instructionsOf = (versionIndex: number): Instruction[] => spec.versions[versionIndex].changes
     .filter((c) => !c.pending).flatMap((c) => (c.instructions ?? []) as Instruction[]);
   const served = servedOperations(spec);
@@ -157,7 +169,7 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
   // schema nested in it (resolved to a fixpoint). The nested walk uses the shapes as they stood at that version,
   // and nested schemas step together with their parent, so changes apply newest to oldest across nesting levels.
   for (const i of spec.versions.flatMap((_, w) => instructionsOf(w))) {
-    if (i.request_transformer) transformerNames.add(i.request_transformer.name);
+    if (i.request_transformer) converters.add(moduleOf(i.request_transformer));
   }
   const steps = new Map<string, Set<string>>(); // version -> schemas with a step function
   spec.versions.forEach((version, w) => {
@@ -167,7 +179,7 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
     const own = new Map<string, string[]>();
     for (const s of Object.keys(shapes)) {
       own.set(s, instructions.filter((i) => (i as any)[kindOf(i)].schema === s).map(downSnippet).filter((x): x is string => !!x));
-      for (const i of instructions) if (i.transformer?.schema === s) transformerNames.add(i.transformer.name);
+      for (const i of instructions) if (i.transformer?.schema === s) converters.add(moduleOf(i.transformer));
     }
     const needs = new Set([...own].filter(([, snippets]) => snippets.length).map(([s]) => s));
     const stepName = (n: string) => downName(n, `step_${version.date}`);
@@ -214,8 +226,10 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
     }
   });
 
-  const imports = [...transformerNames].sort()
-    .map((n) => `import * as ${n} from '../handlers/versions/${n}.js';\n`).join('');
+  const aliases = new Map([...converters].map((m) => [converterAlias(m), m]));
+  if (aliases.size !== converters.size) throw new Error(`two converters share an import name: ${[...converters].join(', ')}`);
+  const imports = [...aliases].sort(([a], [b]) => a.localeCompare(b))
+    .map(([alias, m]) => `import * as ${alias} from '../spec/${m}.js';\n`).join('');
   const table = (t: Record<string, Record<string, string>>) =>
     `{\n${Object.keys(t).sort().map((k) => `  ${k}: { ${Object.entries(t[k]).map(([d, f]) => `${lit(d)}: ${f}`).join(', ')} },`).join('\n')}\n}`;
   const text = `${HEADER}/* eslint-disable */\nimport { decimalAmount } from '../runtime/decimal-money.js';\n${imports}\n${functions.join('\n\n')}\n\n` +

@@ -73,7 +73,7 @@ export function emitValidators(spec: ApiSpec, versions: VersionView[]): EmittedV
     }
     byVersion[view.date] = ops;
   }
-  // Backstop of generator/input-rules.ts for input shapes derived from spec/versions.yaml.
+  // Backstop of generator/input-rules.ts for input shapes derived from spec/versions/.
   if (unruled.length) {
     throw new SpecError([...new Set(unruled)].map((p) => `${p}; every input integer and number needs a range its column holds, and every *_id input a prefix pattern`));
   }

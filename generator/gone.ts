@@ -1,7 +1,7 @@
 // Retired operations: versions are shapes, never absences. An operation declared `gone: { since }` answers 410 from
 // `since` on. Declared with its shape too (a response, and the inputs, scopes, account and handler or plain kind of
 // any operation), it is served in that shape at every version before `since`: the shape declared is the one of the
-// version just before `since`, and older instructions in spec/versions.yaml reach further back as for any operation.
+// version just before `since`, and older instructions in spec/versions/ reach further back as for any operation.
 // Declared without a response it is only a 410 (at versions before `since` it has no route).
 import type { OperationSpec } from './spec-types.js';
 

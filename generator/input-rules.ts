@@ -4,7 +4,7 @@
 //   type), from which the missing bounds come; every input number has `min` and `max`;
 // - every input that names another object (`*_id`, `*_ids`) carries a prefix pattern: `type: id` of a resource
 //   with a prefix, or a string with a `pattern`, so '' and another resource's id are 400s naming the field.
-// Checked on the head spec and on the older input shapes spec/versions.yaml declares (`was:`), each problem with
+// Checked on the head spec and on the older input shapes spec/versions/ declares (`was:`), each problem with
 // its file, line and column. Path parameters are not checked: a path id is looked up, and an unknown one is a 404.
 import type { ApiSpec, FieldSpec, RawField } from './spec-types.js';
 import { rangeOf, STORAGE_RANGE } from './input-range.js';
@@ -77,23 +77,24 @@ function checkField(spec: ApiSpec, f: FieldSpec, key: string, at: Declared, loca
   }
 }
 
-/** The older input shapes spec/versions.yaml declares: each instruction's `was` of a request field. */
+/** The older input shapes spec/versions/ declares: each instruction's `was` of a request field. */
 function* olderInputs(spec: ApiSpec): Generator<[Record<string, RawField | null>, Declared]> {
-  for (const [v, version] of spec.versions.entries()) {
+  for (const version of spec.versions) {
     for (const [c, change] of version.changes.entries()) {
       for (const [i, instruction] of (change.instructions ?? []).entries()) {
-        const base = ['versions', v, 'changes', c, 'instructions', i];
-        const name = `${version.date} change ${c + 1}`;
+        const base = ['instructions', i];
+        const file = change.file ?? 'spec/versions';
+        const name = `${version.date} change ${change.name ?? c + 1}`;
         for (const kind of ['request_field_rejected', 'request_values_renamed'] as const) {
           const body = instruction[kind] as { operation: string; field: string; was?: RawField } | undefined;
           if (!body?.was) continue;
           // The field's own name decides the reference rule, so the `was` is checked under it.
-          yield [{ [body.field]: body.was }, { file: 'spec/versions.yaml', path: [...base, kind, 'was'], name: `${name} ${kind} ${body.operation}` }];
+          yield [{ [body.field]: body.was }, { file, path: [...base, kind, 'was'], name: `${name} ${kind} ${body.operation}` }];
         }
         const transformer = instruction.request_transformer as
           { operation: string; was?: Record<string, Record<string, RawField | null>> } | undefined;
         for (const [part, fields] of Object.entries(transformer?.was ?? {})) {
-          yield [fields, { file: 'spec/versions.yaml', path: [...base, 'request_transformer', 'was', part], name: `${name} request_transformer ${transformer!.operation} was.${part}` }];
+          yield [fields, { file, path: [...base, 'request_transformer', 'was', part], name: `${name} request_transformer ${transformer!.operation} was.${part}` }];
         }
       }
     }

@@ -1,10 +1,12 @@
-// The declarative change instructions of spec/versions.yaml. Each says what the version BEFORE the change looked
+// The declarative change instructions of spec/versions/<date>/<change>.yaml. Each says what the version BEFORE the change looked
 // like, and knows three things: how to derive that older shape from the newer one (for validators and OpenAPI),
 // the code that turns a newer response object into the older one (downgrade), and the code that turns an older
 // request into the newer one (upgrade).
 import type { FieldSpec, OperationSpec, ResourceSpec, RawField } from './spec-types.js';
 import { normaliseField } from './normalise.js';
 
+// `converter` names the converter's file beside the change when it is not the change's own name; `module` is set by
+// the loader (generator/load-versions.ts): that file's path from the spec folder, without `.ts`.
 export interface SchemaInstructions {
   /** the newer version has this field; the older did not */
   field_added?: { schema: string; field: string };
@@ -16,9 +18,9 @@ export interface SchemaInstructions {
   enum_value_added?: { schema: string; field: string; value: string; fallback: string | null };
   /** values were named differently in the older version: { newer: older } */
   values_renamed?: { schema: string; field: string; map: Record<string, string> };
-  /** a hand-written downgrade, handlers/versions/<name>.ts exporting `down`; `was` gives the older types of the
-   * fields it changes, so the older version's documents say what it returns */
-  transformer?: { schema: string; name: string; description: string; was?: Record<string, RawField | null> };
+  /** a hand-written downgrade, the converter beside the change (<change>.ts, or `converter`.ts) exporting `down`;
+   * `was` gives the older types of the fields it changes, so the older version's documents say what it returns */
+  transformer?: { schema: string; converter?: string; module?: string; description: string; was?: Record<string, RawField | null> };
   /** the older version showed these money objects as decimal numbers in the currency's major unit (10.43) */
   money_as_decimal?: { schema: string; fields: string[] };
   /** the older version showed this field, which the head declares but hides: absent from the head's documents and
@@ -44,9 +46,10 @@ export interface OperationInstructions {
   request_values_renamed?: {
     operation: string; field: string; map: Record<string, string | null | string[]>; was?: RawField; in?: 'body' | 'query';
   };
-  /** a hand-written request upgrade, handlers/versions/<name>.ts exporting `up(input)`; `was` gives the older
-   * types of the body and query fields it takes (null: the older version did not take the field) */
-  request_transformer?: { operation: string; name: string; description: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
+  /** a hand-written request upgrade, the converter beside the change (<change>.ts, or `converter`.ts) exporting
+   * `up(input)`; `was` gives the older types of the body and query fields it takes (null: the older version did not
+   * take the field) */
+  request_transformer?: { operation: string; converter?: string; module?: string; description: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
   /** the older version's pages carried this field beside data and page_info (declared in the head's list.fields,
    * filled by the handler only for callers of those versions) */
   list_field_removed?: { operation: string; field: string };

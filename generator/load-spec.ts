@@ -3,7 +3,8 @@ import { join, basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import Ajv2019 from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
-import { apiFileSchema, areaFileSchema, versionsFileSchema } from './meta-schema.js';
+import { apiFileSchema, areaFileSchema, changeFileSchema, versionFileSchema } from './meta-schema.js';
+import { loadVersions } from './load-versions.js';
 import { explainErrors } from './explain-errors.js';
 import { listAreaFiles, locate, readSpecFile, SpecError, type SourceFile } from './spec-source.js';
 import type { ApiSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
@@ -63,7 +64,8 @@ export function loadSpec(root: string): LoadedSpec {
   const validators = {
     api: ajv.compile(apiFileSchema),
     area: ajv.compile(areaFileSchema),
-    versions: ajv.compile(versionsFileSchema),
+    version: ajv.compile(versionFileSchema),
+    change: ajv.compile(changeFileSchema),
   };
   const problems: string[] = [];
   const sources: Record<string, SourceFile> = {};
@@ -87,7 +89,7 @@ export function loadSpec(root: string): LoadedSpec {
   };
 
   const api = read(join(specDir, 'api.yaml'), 'api');
-  const versions = read(join(specDir, 'versions.yaml'), 'versions');
+  const versions = loadVersions(root, specDir, read, problems);
   const areas = listAreaFiles(specDir).map((f) => ({ area: basename(f, '.yaml'), source: read(f, 'area') }));
   if (problems.length) throw new SpecError(problems);
 
@@ -104,14 +106,8 @@ export function loadSpec(root: string): LoadedSpec {
     ),
     resources: {},
     operations: [],
-    versions: ((versions!.data as any).versions as ApiSpec['versions']).map((v, vi) => ({
-      ...v,
-      changes: (v.changes ?? []).map((c, ci) => ({
-        ...c,
-        instructionsAt: (c.instructions ?? []).map((_, ii) => locate(versions!, ['versions', vi, 'changes', ci, 'instructions', ii])),
-      })),
-    })),
-    version_flags: (versions!.data as any).flags ?? {},
+    versions: versions.versions,
+    version_flags: versions.version_flags,
     events: {},
     state_machines: {},
   };

@@ -84,7 +84,7 @@ export function loadV2Map(root: string, spec: ApiSpec): V2Map {
     };
   });
   if (!spec.versions.some((v) => v.date === raw.render_version)) {
-    problems.push(`${locate(source, ['render_version'])}: render_version ${raw.render_version} is not a version in spec/versions.yaml`);
+    problems.push(`${locate(source, ['render_version'])}: render_version ${raw.render_version} is not a version in spec/versions/`);
   }
   if (raw.base_path === spec.info.base_path) problems.push(`${locate(source, ['base_path'])}: base_path must differ from the Current API's ${spec.info.base_path}`);
   if (problems.length) throw new SpecError(problems);

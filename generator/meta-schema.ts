@@ -280,6 +280,11 @@ const fieldPath = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]
 const rawField = { anyOf: [{ type: 'string' }, { type: 'object' }] };
 /** what a hand-written transformer changes, in words for people reading `npm run diff` (its name is internal) */
 const transformerDescription = { type: 'string', minLength: 10, description: 'what the older shape was, in words' };
+/** A version change's name: its file's name, kebab-case (payouts-status-v2). */
+export const CHANGE_NAME = '^[a-z][a-z0-9]*(-[a-z0-9]+)*$';
+/** The hand-written converter's file beside the change, without `.ts`: the change's own name unless it has several
+ * (payouts-status-v2.request). */
+const converterName = { type: 'string', pattern: '^[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)?$' };
 const instruction = (required: string[], properties: Record<string, unknown>) => ({
   type: 'object', additionalProperties: false, required, properties,
 });
@@ -297,8 +302,8 @@ const instructionKinds: Record<string, unknown> = {
   values_renamed: instruction(['schema', 'field', 'map'], {
     schema: schemaName, field: fieldPath, map: { type: 'object', additionalProperties: { type: 'string' } },
   }),
-  transformer: instruction(['schema', 'name', 'description'], {
-    schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' }, description: transformerDescription,
+  transformer: instruction(['schema', 'description'], {
+    schema: schemaName, converter: converterName, description: transformerDescription,
     was: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: { anyOf: [rawField, { type: 'null' }] } },
   }),
   endpoint_added: instruction(['operation'], { operation: opName }),
@@ -328,8 +333,8 @@ const instructionKinds: Record<string, unknown> = {
   money_as_decimal: instruction(['schema', 'fields'], {
     schema: schemaName, fields: { type: 'array', items: fieldPath, minItems: 1 },
   }),
-  request_transformer: instruction(['operation', 'name', 'description'], {
-    operation: opName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' }, description: transformerDescription,
+  request_transformer: instruction(['operation', 'description'], {
+    operation: opName, converter: converterName, description: transformerDescription,
     was: {
       type: 'object',
       additionalProperties: false,
@@ -341,56 +346,46 @@ const instructionKinds: Record<string, unknown> = {
   status_changed: instruction(['operation', 'was'], { operation: opName, was: { type: 'integer', minimum: 200, maximum: 299 } }),
 };
 
-export const versionsFileSchema = {
-  $id: 'versions',
-  $defs: {
-    change: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['description'],
-      properties: {
-        description: { type: 'string', minLength: 1 },
-        entry: { type: 'integer', minimum: 1 },
-        pending: { type: 'boolean' },
-        migration: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-        flags: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, minItems: 1 },
-        instructions: {
-          type: 'array',
-          items: {
-            type: 'object',
-            minProperties: 1,
-            maxProperties: 1,
-            propertyNames: { enum: Object.keys(instructionKinds) },
-            properties: instructionKinds,
-          },
-        },
-      },
-    },
-  },
+/** One dated version's folder index, spec/versions/<date>/version.yaml: its description, the behaviour flags it
+ * introduced and its changes, by name, newest first (each one a <name>.yaml beside it). */
+export const versionFileSchema = {
+  $id: 'version',
   type: 'object',
   additionalProperties: false,
-  required: ['versions'],
+  required: ['description', 'changes'],
   properties: {
+    description: { type: 'string', minLength: 1 },
     flags: {
       type: 'object',
       propertyNames: identifier,
       additionalProperties: {
-        type: 'object', additionalProperties: false, required: ['description', 'since'],
-        properties: { description: { type: 'string' }, since: { type: 'string', format: 'date' } },
+        type: 'object', additionalProperties: false, required: ['description'],
+        properties: { description: { type: 'string' } },
       },
     },
-    versions: {
+    changes: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: CHANGE_NAME } },
+  },
+};
+
+/** One change, spec/versions/<date>/<name>.yaml: its changelog text and what the version before it looked like. */
+export const changeFileSchema = {
+  $id: 'change',
+  type: 'object',
+  additionalProperties: false,
+  required: ['description'],
+  properties: {
+    description: { type: 'string', minLength: 1 },
+    pending: { type: 'boolean' },
+    migration: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+    flags: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, minItems: 1 },
+    instructions: {
       type: 'array',
-      minItems: 1,
       items: {
         type: 'object',
-        additionalProperties: false,
-        required: ['date', 'description'],
-        properties: {
-          date: { type: 'string', format: 'date' },
-          description: { type: 'string', minLength: 1 },
-          changes: { type: 'array', items: { $ref: '#/$defs/change' } },
-        },
+        minProperties: 1,
+        maxProperties: 1,
+        propertyNames: { enum: Object.keys(instructionKinds) },
+        properties: instructionKinds,
       },
     },
   },

@@ -101,7 +101,7 @@ export function checkReleased(root: string, documents: Record<string, string>): 
     const path = releasedPath(root, date);
     if (!existsSync(path)) continue;
     for (const p of breakingChanges(JSON.parse(readFileSync(path, 'utf8')), JSON.parse(text))) {
-      problems.push(`released version ${date}: ${p}. Released versions are frozen: add a new dated version to spec/versions.yaml whose change instructions keep this shape for ${date}`);
+      problems.push(`released version ${date}: ${p}. Released versions are frozen: add a new dated version to spec/versions/ whose change instructions keep this shape for ${date}`);
     }
   }
   return problems;
@@ -111,7 +111,7 @@ export function release(root: string, documents: Record<string, string>, which: 
   mkdirSync(join(root, 'spec', 'released'), { recursive: true });
   const dates = which === 'all' ? Object.keys(documents) : [which];
   for (const date of dates) {
-    if (!documents[date]) throw new Error(`${date} is not a version in spec/versions.yaml`);
+    if (!documents[date]) throw new Error(`${date} is not a version in spec/versions/`);
     writeFileSync(releasedPath(root, date), documents[date]);
   }
   return dates;

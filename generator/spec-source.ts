@@ -46,7 +46,8 @@ function yamlProblem(text: string, code: string, offset: number, message: string
 export function locate(source: SourceFile, path: (string | number)[], key = false): string {
   for (let n = path.length; n >= 0; n--) {
     const node = findNode(source.doc, path.slice(0, n), key && n === path.length);
-    if (node) {
+    // Offset 0 is a position too: the file's own mapping.
+    if (node !== undefined) {
       const pos = source.lines.linePos(node);
       return `${source.path}:${pos.line}:${pos.col}`;
     }

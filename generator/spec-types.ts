@@ -209,9 +209,13 @@ export interface VersionSpec {
 }
 
 export interface ChangeSpec {
+  /** the change's name: its file's, spec/versions/<date>/<name>.yaml (absent for specs built in code) */
+  name?: string;
+  /** that file, relative to the project, for messages */
+  file?: string;
   /** the changelog text */
   description: string;
-  /** the changelog entry number (1 = newest) */
+  /** its number in the changelog: its position among all changes, newest first (1 = newest; set by the loader) */
   entry?: number;
   /** recorded with its text; its resource is not built yet */
   pending?: boolean;

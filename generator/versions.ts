@@ -25,7 +25,7 @@ export function allChanges(spec: ApiSpec): LocatedChange[] {
 }
 
 function describeChange(c: LocatedChange, at?: string): string {
-  return `${at ?? 'spec/versions.yaml'}: ${c.version} change ${c.index + 1} ("${c.change.description.slice(0, 60)}")`;
+  return `${at ?? c.change.file ?? 'spec/versions'}: ${c.version} change ${c.change.name ?? c.index + 1} ("${c.change.description.slice(0, 60)}")`;
 }
 
 /** The fields each schema's head declares but hides (field_hidden): schema -> fields. */

@@ -11,7 +11,7 @@
 import type { Knex } from 'knex';
 import { seal } from '../runtime/sealed-secrets.js';
 import { trackingTokenHash } from '../handlers/transfers/transfer-secrets.js';
-import { authenticationTokenHash } from '../handlers/sandbox/authentication-link.js';
+import { authenticationTokenHash } from '../handlers/shared/authentication-link.js';
 import { rewriteRows as rewrite } from './support/rewrite-rows.js';
 
 const SHA256_HEX = (column: string) => `encode(sha256(convert_to(${column}, 'UTF8')), 'hex')`;

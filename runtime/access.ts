@@ -6,10 +6,10 @@ import { ScopeSet, type Principal } from './principal.js';
 import { roleScopes } from './auth.js';
 import { query } from './request-db.js';
 import { cachesFor } from './shared-cache.js';
-import { specData } from '../generated/spec-data.js';
+import { api } from './api-definition.js';
 
 /** Scopes every user token holds on its own behalf (spec/api.yaml user_scopes). */
-const USER_SCOPES = new ScopeSet(specData.userScopes);
+const userScopes = () => new ScopeSet(api().spec.userScopes);
 
 export class Access {
   private readonly cache = new Map<string, Promise<ScopeSet | null>>();
@@ -71,7 +71,7 @@ export class Access {
   holds(scope: string): boolean {
     const p = this.principal;
     if (p.kind === 'api_key') return p.keyScopes!.has(scope);
-    if (p.kind === 'user_token') return USER_SCOPES.has(scope);
+    if (p.kind === 'user_token') return userScopes().has(scope);
     return false;
   }
 

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { ApiError } from './errors.js';
 import { fromDatabaseError } from './database-errors.js';
 import { newRequestId } from './ids.js';
@@ -14,7 +14,10 @@ import { authenticate } from './auth.js';
 import { withConnection } from './request-db.js';
 import { prefetchJsonBody } from './body.js';
 import { resolveVersion } from './versions.js';
-import { runOperation, errorBody, type OperationDefinition } from './operation.js';
+import type { OperationDefinition } from './operation.js';
+import { runOperation } from './pipeline/run-operation.js';
+import { errorBody } from './pipeline/error-envelope.js';
+import type { RequestContext, RequestState } from './request-state.js';
 import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
@@ -23,7 +26,7 @@ import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, typ
 import type { RateLimits } from './rate-limit.js';
 import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
-import { specData } from '../generated/spec-data.js';
+import { api } from './api-definition.js';
 import { secretPathRedactor, type SecretRoute } from './secret-paths.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -32,12 +35,12 @@ export interface ExtraRoute {
   path: string;
   /** the path's parameters that are bearer secrets: request logs write them as [redacted] (runtime/secret-paths.ts) */
   secretParams?: readonly string[];
-  handle(ctx: Context, db: Knex): Promise<void>;
+  handle(ctx: RequestContext, db: Knex): Promise<void>;
 }
 
 /** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations; with the
  * routes of its paths that carry a secret (runtime/secret-paths.ts). */
-export type Mount = ((served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware)
+export type Mount = ((served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware<RequestState>)
   & { secretRoutes?: readonly SecretRoute[] };
 
 export interface AppOptions {
@@ -60,22 +63,23 @@ export interface AppOptions {
 
 const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put' } as const;
 
-export function createApp(options: AppOptions): Koa {
+export function createApp(options: AppOptions): Koa<RequestState> {
   const { db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false } = options;
-  const app = new Koa({ proxy: false });
+  const app = new Koa<RequestState>({ proxy: false });
   const probes = readinessProbes({ db, stopping });
   const metrics = options.requestMetrics ?? requestMetrics();
+  const { basePath } = api().spec;
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
-  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
+  const routes = segmentRouter(basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
   // Api logs name the path template the caller used (/payments/{id}), never the requested path: the route that
-  // answered (runtime/operation.ts sets it), else the one matched; an operation that moved or has an alias has several.
+  // answered (runtime/pipeline/run-operation.ts sets it), else the one matched; an operation that moved or has an alias has several.
   const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
   const apiLogs = options.apiLogs;
   // Request logs write paths with their declared secrets redacted; never the query (runtime/secret-paths.ts).
   const loggedPath = secretPathRedactor([...extraRoutes, ...mounts.flatMap((m) => m.secretRoutes ?? []),
-    ...operations.map((op) => ({ path: `${specData.basePath}${op.path}`, secretParams: op.secretParams }))]);
-  const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
+    ...operations.map((op) => ({ path: `${basePath}${op.path}`, secretParams: op.secretParams }))]);
+  const clientRoutes = segmentRouter(basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
   app.use(async (ctx, next) => {
@@ -96,7 +100,7 @@ export function createApp(options: AppOptions): Koa {
       ctx.status = error.status;
       for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
-      // As text, like every answer (runtime/operation.ts answerJson says why).
+      // As text, like every answer (runtime/pipeline/json-answer.ts says why).
       ctx.set('Content-Type', 'application/json; charset=utf-8');
       ctx.body = JSON.stringify(errorBody(error, requestId));
     } finally {
@@ -104,9 +108,10 @@ export function createApp(options: AppOptions): Koa {
       if (stopping()) ctx.set('Connection', 'close');
       finishCorsResponse(ctx);
       metrics.observe(ctx, (performance.now() - started) / 1000);
-      const path = apiLogs && ctx.state.principal && ctx.state.operationPath ? templateOf(ctx.state.operationPath) : undefined;
-      if (path !== undefined) {
-        apiLogs!.record({ principal: ctx.state.principal, operation: ctx.state.operationId, method: ctx.method, path,
+      // Labelled together (below and in runtime/pipeline/run-operation.ts): a request with a path template has its operation.
+      const { principal, operationId, operationPath } = ctx.state;
+      if (apiLogs && principal && operationPath && operationId !== undefined) {
+        apiLogs.record({ principal, operation: operationId, method: ctx.method, path: templateOf(operationPath),
           status: ctx.status, durationMs: performance.now() - started, version: ctx.state.version ?? null, requestId });
       }
       if (logger.isLevelEnabled('info')) {
@@ -117,7 +122,7 @@ export function createApp(options: AppOptions): Koa {
   });
 
   // Operational routes: no credentials, no version; each labels its requests in the metrics by its own name.
-  const operational = new Map<string, { label: string; serve: (ctx: Context) => unknown }>([
+  const operational = new Map<string, { label: string; serve: (ctx: RequestContext) => unknown }>([
     [HEALTH_PATH, { label: 'health', serve: probes.health }],
     [READY_PATH, { label: 'ready', serve: probes.ready }],
     [METRICS_PATH, { label: 'metrics', serve: serveMetrics }],
@@ -136,7 +141,7 @@ export function createApp(options: AppOptions): Koa {
   });
 
   app.use(async (ctx, next) => {
-    if (!ctx.path.startsWith(specData.basePath)) return next();
+    if (!ctx.path.startsWith(basePath)) return next();
     if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.state.operationId = 'openapi';
       return serveOpenApi(ctx);
@@ -179,7 +184,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(routes.middleware);
   for (const mount of mounts) app.use(mount({ db, operations, rateLimits: options.rateLimits }));
   if (extraRoutes.length) {
-    const extra = new Router();
+    const extra = new Router<RequestState>();
     for (const route of extraRoutes) {
       // Labelled by the route's pattern: bounded, unlike the paths people request.
       const label = `${route.method} ${route.path}`;

@@ -6,7 +6,7 @@ import { hashSecret } from './credentials.js';
 import { query } from './request-db.js';
 import { ScopeSet, type Principal } from './principal.js';
 import { cachesFor } from './shared-cache.js';
-import { specData } from '../generated/spec-data.js';
+import { api } from './api-definition.js';
 
 export interface Statement {
   effect: 'allow' | 'deny';
@@ -14,8 +14,7 @@ export interface Statement {
 }
 
 export function roleScopes(role: string, permissions: readonly string[] = []): ScopeSet {
-  const roles = specData.roles as Record<string, readonly string[]>;
-  return new ScopeSet(role === 'custom' ? permissions : roles[role] ?? []);
+  return new ScopeSet(role === 'custom' ? permissions : api().spec.roles[role] ?? []);
 }
 
 export function statementScopes(statements: Statement[]): ScopeSet {

@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors.js';
+import type { RequestContext } from './request-state.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -39,9 +40,9 @@ const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * Starts reading the body before the request takes its database connection, so that the connection is not held
  * while the body arrives (under load, even a small body waits a few event-loop turns). The read is awaited, and
- * its errors thrown, where the operation needs the body (operation.ts), so errors keep their order.
+ * its errors thrown, where the operation needs the body (pipeline/validation-step.ts), so errors keep their order.
  */
-export function prefetchJsonBody(ctx: Context): void {
+export function prefetchJsonBody(ctx: RequestContext): void {
   if (!METHODS_WITH_BODIES.has(ctx.method)) return;
   const read = readJsonBody(ctx);
   read.catch(() => {}); // thrown where awaited; a request refused before that never awaits it
@@ -49,4 +50,4 @@ export function prefetchJsonBody(ctx: Context): void {
 }
 
 /** The body prefetchJsonBody started reading, or a read started now (routes mounted without the app's middleware). */
-export const requestJsonBody = (ctx: Context): Promise<unknown> => (ctx.state.body as Promise<unknown> | undefined) ?? readJsonBody(ctx);
+export const requestJsonBody = (ctx: RequestContext): Promise<unknown> => ctx.state.body ?? readJsonBody(ctx);

@@ -4,6 +4,7 @@
 // id, and its origin must be one the account allows (accounts.allowed_origins, ["*"] by default), else it is
 // refused. Error responses carry the origin back so that the page can read why it was refused.
 import type { Context } from 'koa';
+import type { RequestContext } from './request-state.js';
 import { forbidden } from './errors.js';
 import type { Principal } from './principal.js';
 
@@ -34,13 +35,13 @@ export function answerPreflight(ctx: Context, origin: string, methods: string[])
 }
 
 /** A request from a page to a client-id operation: recorded so that its response gets the CORS headers it may have. */
-export function startCorsRequest(ctx: Context, origin: string): void {
+export function startCorsRequest(ctx: RequestContext, origin: string): void {
   ctx.state.cors = { origin, allowed: false };
 }
 
 /** Once the caller is known: a client id's account must allow the origin (403 otherwise). */
-export function checkCorsOrigin(ctx: Context, principal: Principal): void {
-  const cors: { origin: string; allowed: boolean } | undefined = ctx.state.cors;
+export function checkCorsOrigin(ctx: RequestContext, principal: Principal): void {
+  const cors = ctx.state.cors;
   if (!cors || principal.kind !== 'client') return;
   if (!originAllowed(principal.allowedOrigins ?? ['*'], cors.origin)) {
     throw forbidden(`The origin ${cors.origin} is not among the allowed origins of account ${principal.accountId} (its allowed_origins)`);
@@ -49,8 +50,8 @@ export function checkCorsOrigin(ctx: Context, principal: Principal): void {
 }
 
 /** On the way out: the allowed origin on any response, the asking origin on an error (so the page can read it). */
-export function finishCorsResponse(ctx: Context): void {
-  const cors: { origin: string; allowed: boolean } | undefined = ctx.state.cors;
+export function finishCorsResponse(ctx: RequestContext): void {
+  const cors = ctx.state.cors;
   if (!cors) return;
   ctx.vary('Origin');
   if (!cors.allowed && ctx.status < 400) return;

@@ -4,17 +4,17 @@
 import type { Knex } from 'knex';
 import { addJob, type JobOptions } from './jobs.js';
 import { recordEvent } from './events.js';
-import type { EventType } from '../generated/spec-data.js';
 
-/** Its methods are called on it (`fx.emit(...)`), never taken off it: they read `this.db`. */
-export class Effects {
+/** Its methods are called on it (`fx.emit(...)`), never taken off it: they read `this.db`. `Event`: the event types
+ * emit() takes (generated/effects.ts gives the API's). */
+export class Effects<Event extends string = string> {
   constructor(readonly db: Knex) {}
 
   addJob(task: string, payload: unknown, options?: JobOptions): Promise<void> {
     return addJob(this.db, task, payload, options);
   }
 
-  emit(type: EventType, accountId: string | null, data: unknown): Promise<void> {
+  emit(type: Event, accountId: string | null, data: unknown): Promise<void> {
     return recordEvent(this.db, type, accountId, data);
   }
 }

@@ -1,6 +1,8 @@
 // Metadata (a flat map of keys to scalars): merged key by key on update, where a null value removes the key, and
 // taken without its null keys on create (where a null means nothing).
-import type { Metadata } from '../generated/types.js';
+
+/** Metadata as the spec's Metadata schema has it (the generated type is the same). */
+export type Metadata = Record<string, string | number | boolean | null>;
 
 export function mergeMetadata(stored: Metadata, changes: Metadata): Metadata {
   const out: Metadata = { ...stored };

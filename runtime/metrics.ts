@@ -4,6 +4,7 @@
 // API process (bin/cluster-metrics.ts), so a scrape that lands on any of them sees the whole server.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
+import type { RequestContext } from './request-state.js';
 import type { Knex } from 'knex';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { LabelledCounter, LabelledHistogram } from './request-counters.js';
@@ -51,17 +52,17 @@ export function requestMetrics() {
   return {
     registry,
     /** Called once per request when its response is ready; labels come from what the request reached. */
-    observe(ctx: Context, seconds: number): void {
-      const operation: string = ctx.state.operationId ?? UNKNOWN_OPERATION;
+    observe(ctx: RequestContext, seconds: number): void {
+      const operation = ctx.state.operationId ?? UNKNOWN_OPERATION;
       const statusClass = STATUS_CLASSES[Math.floor(ctx.status / 100) - 1] ?? 'other';
-      const version: string = ctx.state.version ?? 'none';
+      const version = ctx.state.version ?? 'none';
       const key = `${operation} ${version} ${statusClass}`;
       let counter = counted.get(key);
       if (!counter) counted.set(key, (counter = requests.cell(key, { operation, version, status_class: statusClass })));
       counter.value++;
       cellIn(timed, operation, timerOf).observe(seconds);
       if (ctx.state.idempotentReplay) cellIn(replayed, operation, replayCountOf).value++;
-      const budget: string | undefined = ctx.state.rateLimitedBudget;
+      const budget = ctx.state.rateLimitedBudget;
       if (budget) cellIn(refused, budget, refusalCountOf).value++;
     },
   };

@@ -6,20 +6,23 @@ import { runMigrations, Logger } from 'graphile-worker';
 import { codeFile } from './project-root.js';
 import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
 
-const migrationSource: Knex.MigrationSource<string> = {
+/** The migrations in `dir`: this project's migrations/ unless another API (examples/library) names its own. */
+const migrationsIn = (dir: string): Knex.MigrationSource<string> => ({
   async getMigrations() {
-    return migrationNames();
+    return migrationNames(dir);
   },
   getMigrationName: (name) => name,
   async getMigration(name) {
-    return import(pathToFileURL(join(MIGRATIONS_DIR, codeFile(name.replace(/\.ts$/, '')))).href);
+    return import(pathToFileURL(join(dir, codeFile(name.replace(/\.ts$/, '')))).href);
   },
-};
+});
 
-export async function migrate(db: Knex, connectionString: string): Promise<void> {
+const migrationSource = migrationsIn(MIGRATIONS_DIR);
+
+export async function migrate(db: Knex, connectionString: string, dir = MIGRATIONS_DIR): Promise<void> {
   await runMigrations({ connectionString, logger: silentLogger() });
   await planAddJobsPerCall(db);
-  await db.migrate.latest({ migrationSource });
+  await db.migrate.latest({ migrationSource: migrationsIn(dir) });
 }
 
 /**

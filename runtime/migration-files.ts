@@ -8,6 +8,6 @@ export const MIGRATIONS_DIR = join(codeDir, 'migrations');
 
 /** A migration is recorded by its source name (`200_ledgers.ts`) whether it ran from the sources under tsx or
  * compiled (dist/migrations/200_ledgers.js): a database migrated by either is current for the other. */
-export function migrationNames(): string[] {
-  return readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+.*\.(ts|js)$/.test(f)).map((f) => f.replace(/\.js$/, '.ts')).sort();
+export function migrationNames(dir = MIGRATIONS_DIR): string[] {
+  return readdirSync(dir).filter((f) => /^\d+.*\.(ts|js)$/.test(f)).map((f) => f.replace(/\.js$/, '.ts')).sort();
 }

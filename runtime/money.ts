@@ -1,6 +1,17 @@
 // Money objects as the seed defines them: integer minor units with the currency's exponent. Declared views
 // (generated/resources.ts) and handlers build them here.
-import type { Money } from '../generated/types.js';
+
+/** A money object as the spec's Money schema has it (the generated type is the same shape). */
+export interface Money {
+  /** in minor units of the currency */
+  amount: number;
+  /** lowercase ISO 4217 code */
+  currency: string;
+  /** the currency's minor-unit exponent */
+  decimals: number;
+  /** the decimals to show when displaying it */
+  display_decimals: number;
+}
 
 /** ISO 4217's minor-unit exponent of every currency whose exponent is not 2 (list one, 2025); every other code has 2.
  * ISO's, not one processor's: Stripe charges MGA as zero-decimal (ISO: 2) and keeps backward-compatible rules for

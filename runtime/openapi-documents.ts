@@ -5,24 +5,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'koa';
 import { HEAD_VERSION, parseVersionDate } from './versions.js';
-import { specData } from '../generated/spec-data.js';
-import { projectRoot } from './project-root.js';
-
-const DIR = join(projectRoot, 'generated', 'openapi');
+import { api, whenInstalled } from './api-definition.js';
 
 interface Served { text: string; etag: string }
 let documents: Map<string, Served> | null = null;
 
 /** Read once, on first use: a few hundred kilobytes per version, served many times. */
 function served(version: string): Served {
-  documents ??= new Map(specData.versions.map((v) => {
-    const text = readFileSync(join(DIR, `${v}.json`), 'utf8');
+  const { spec, documentsDir } = api();
+  documents ??= new Map(spec.versions.map((v) => {
+    const text = readFileSync(join(documentsDir, 'openapi', `${v}.json`), 'utf8');
     return [v, { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` }];
   }));
   return documents.get(version)!;
 }
 
-export const OPENAPI_PATH = `${specData.basePath}/openapi.json`;
+/** The document's path under the installed API's base path (a live binding, set when wiring/compose.ts runs). */
+export let OPENAPI_PATH: string;
+
+whenInstalled(({ spec }) => {
+  OPENAPI_PATH = `${spec.basePath}/openapi.json`;
+  documents = null;
+});
 
 export function serveOpenApi(ctx: Context): void {
   const asked = typeof ctx.query.version === 'string' ? ctx.query.version : undefined;

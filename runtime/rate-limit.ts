@@ -3,16 +3,16 @@
 // or in Redis when REDIS_URL is set, so that every API process (and every machine) spends the same one. Every
 // authenticated response says its budget and what is left (IETF RateLimit-Policy and RateLimit headers); a spent
 // budget is a 429 rate_limited with Retry-After.
-import type { Context } from 'koa';
+import type { RequestContext } from './request-state.js';
 import type { Logger } from 'pino';
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './errors.js';
 import type { Principal } from './principal.js';
-import { specData } from '../generated/spec-data.js';
+import { api } from './api-definition.js';
 
-export type Budget = keyof typeof specData.rateLimits;
+export type Budget = 'read' | 'write';
 
 export interface RateLimitOptions {
   /** a factor on every budget (RATE_LIMIT_MULTIPLIER; default 1): the test suite raises them, a test lowers them */
@@ -49,7 +49,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export interface RateLimits {
   /** Spends one request of the principal's budget and sets the headers; a 429 when it is spent. */
-  consume(ctx: Context, principal: Principal): Promise<void>;
+  consume(ctx: RequestContext, principal: Principal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,7 +77,7 @@ export function rateLimits(options: RateLimitOptions, logger: Logger): RateLimit
   return {
     async consume(ctx, principal) {
       const budget = budgetOf(ctx.method);
-      const base = specData.rateLimits[budget];
+      const base = api().spec.rateLimits[budget];
       const points = Math.max(1, Math.round(base.requests * multiplier * (principal.rateLimitMultiplier ?? 1)));
       const window = base.perSeconds * windowMultiplier;
       const policy = `"${budget}";q=${points};w=${window}`;

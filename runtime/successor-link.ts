@@ -1,7 +1,7 @@
 // The `Link: <...>; rel="successor-version"` of a deprecated operation's answer: the successor's path with the
 // request's path parameters filled in and the request's query carried over (each name as the successor takes it at
 // the caller's version), so that a client can follow it as it is.
-import { specData } from '../generated/spec-data.js';
+import { api } from './api-definition.js';
 
 export interface Successor {
   /** the successor's path template, with `{name}` placeholders named as the deprecated operation's parameters */
@@ -25,5 +25,5 @@ export function successorLink(deprecated: Successor, version: string, params: Re
     carried.append(`${Object.hasOwn(renames, name) ? renames[name] : name}${brackets}`, value);
   }
   const qs = carried.toString();
-  return `${specData.basePath}${path}${qs ? `?${qs}` : ''}`;
+  return `${api().spec.basePath}${path}${qs ? `?${qs}` : ''}`;
 }

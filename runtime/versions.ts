@@ -1,11 +1,11 @@
 // Api-Version-Date header, else the credential's pin, else the first version; dates between versions
 // resolve to the nearest earlier one.
 import { invalid } from './errors.js';
-import { specData } from '../generated/spec-data.js';
+import { api, whenInstalled } from './api-definition.js';
 
-const VERSIONS: readonly string[] = specData.versions; // newest first
-export const HEAD_VERSION = VERSIONS[0];
-export const DEFAULT_VERSION = VERSIONS[VERSIONS.length - 1];
+/** The newest version and the first one, of the API installed (live bindings: set when wiring/compose.ts runs). */
+export let HEAD_VERSION: string;
+export let DEFAULT_VERSION: string;
 const FORM = /^(\d{4}-\d{2}-\d{2})(?:[.-]\d{1,4})?$/;
 
 function isRealDate(date: string): boolean {
@@ -15,12 +15,18 @@ function isRealDate(date: string): boolean {
 
 /** The released version in force on `date`, or null if `date` precedes the first one. */
 export function versionOn(date: string): string | null {
-  return VERSIONS.find((v) => v <= date) ?? null;
+  return api().spec.versions.find((v) => v <= date) ?? null; // newest first
 }
 
 // Headers seen and the version each resolves to: clients send a handful of values, each parsed once.
 const resolved = new Map<string, string>();
 const MAX_RESOLVED = 1000;
+
+whenInstalled(({ spec }) => {
+  HEAD_VERSION = spec.versions[0];
+  DEFAULT_VERSION = spec.versions[spec.versions.length - 1];
+  resolved.clear();
+});
 
 export function parseVersionDate(value: string, param: string): string {
   const known = resolved.get(value);

@@ -2,6 +2,41 @@
 // The runtime is handed the API's definition (it imports no generated code) and every port an area declares is
 // given its implementation (the sandbox simulations unless a setting names another provider). wiring/routes.ts and
 // wiring/tasks.ts import this file, so any process that serves the API or runs its jobs is composed.
+import { installApi } from '../runtime/api-definition.js';
+import { apiDefinition } from '../generated/api-definition.js';
+import { provideFromSetting } from './port-settings.js';
+import { adNetwork } from '../handlers/ads/ad-network-port.js';
+import { buildSystem } from '../handlers/apps/build-system-port.js';
+import { socialNetwork } from '../handlers/external_accounts/social-network-port.js';
+import { mediaGenerator } from '../handlers/media/media-generator-port.js';
+import { dns } from '../handlers/payment_method_domains/dns-port.js';
+import { casePlatform } from '../handlers/resolution_center_cases/platform-port.js';
+import { moderator } from '../handlers/reviews/moderator-port.js';
+import { identityChecker } from '../handlers/verifications/identity-checker-port.js';
+import { sandboxAdNetwork } from '../sandbox/ad_network/index.js';
+import { sandboxBuildSystem } from '../sandbox/build_system/index.js';
+import { sandboxSocialNetwork } from '../sandbox/social_network/index.js';
+import { sandboxMediaGenerator } from '../sandbox/media_generator/index.js';
+import { sandboxDns } from '../sandbox/dns/index.js';
+import { sandboxCasePlatform } from '../sandbox/case_platform/index.js';
+import { sandboxModerator } from '../sandbox/moderator/index.js';
+import { sandboxIdentityChecker } from '../sandbox/identity_checker/index.js';
+import { cardProcessor } from '../handlers/shared/card-processor-port.js';
+import { settlementScheme } from '../handlers/payments/card-scheme-port.js';
+import { disputeScheme } from '../handlers/disputes/card-scheme-port.js';
+import { cardNetwork } from '../handlers/cards/card-network-port.js';
+import { cryptoNetwork } from '../handlers/deposits/crypto-network-port.js';
+import { payoutRail } from '../handlers/payouts/payout-rail-port.js';
+import { paymentOutcomes } from '../handlers/payments/payment-outcomes-port.js';
+import { membershipPaymentOutcomes } from '../handlers/memberships/payment-outcomes.js';
+import { refundFollowUps } from '../handlers/refunds/refund-follow-ups-port.js';
+import { preventByRefund } from '../handlers/disputes/prevent-by-refund.js';
+import { closeOnFullRefund } from '../handlers/resolution_center_cases/case-steps.js';
+import { sandboxProcessor } from '../sandbox/processor/index.js';
+import { sandboxDisputeScheme, sandboxSettlementScheme } from '../sandbox/card_scheme/index.js';
+import { sandboxCardNetwork } from '../sandbox/card_network/index.js';
+import { sandboxCryptoNetwork } from '../sandbox/crypto_network/index.js';
+import { sandboxPayoutRail } from '../sandbox/payout_rail/index.js';
 
 let composed = false;
 
@@ -9,7 +44,41 @@ let composed = false;
 export function compose(env: NodeJS.ProcessEnv = process.env): void {
   if (composed) return;
   composed = true;
+  installApi(apiDefinition);
+  provideMoneySystems(env);
+  provideOutsideServices(env);
+  connectAreas();
   void env;
+}
+
+/** The money side's outside systems, each port's provider by its setting. The processor charges the cards and relays
+ * what the card schemes report on its payments (disputes, alerts), so PAYMENT_PROCESSOR names all three of its ports. */
+function provideMoneySystems(env: NodeJS.ProcessEnv): void {
+  provideFromSetting(cardProcessor, env, 'PAYMENT_PROCESSOR', { sandbox: () => sandboxProcessor });
+  provideFromSetting(settlementScheme, env, 'PAYMENT_PROCESSOR', { sandbox: () => sandboxSettlementScheme });
+  provideFromSetting(disputeScheme, env, 'PAYMENT_PROCESSOR', { sandbox: () => sandboxDisputeScheme });
+  provideFromSetting(cardNetwork, env, 'CARD_ISSUING_NETWORK', { sandbox: () => sandboxCardNetwork });
+  provideFromSetting(cryptoNetwork, env, 'CRYPTO_NETWORK', { sandbox: () => sandboxCryptoNetwork });
+  provideFromSetting(payoutRail, env, 'PAYOUT_RAIL', { sandbox: () => sandboxPayoutRail });
+}
+
+/** The outside services the business areas use besides money: each port's provider by its setting. */
+function provideOutsideServices(env: NodeJS.ProcessEnv): void {
+  provideFromSetting(adNetwork, env, 'AD_NETWORK', { sandbox: () => sandboxAdNetwork });
+  provideFromSetting(socialNetwork, env, 'SOCIAL_NETWORK', { sandbox: () => sandboxSocialNetwork });
+  provideFromSetting(buildSystem, env, 'BUILD_SYSTEM', { sandbox: () => sandboxBuildSystem });
+  provideFromSetting(mediaGenerator, env, 'MEDIA_GENERATOR', { sandbox: () => sandboxMediaGenerator });
+  provideFromSetting(identityChecker, env, 'IDENTITY_CHECKER', { sandbox: () => sandboxIdentityChecker });
+  provideFromSetting(moderator, env, 'REVIEW_MODERATOR', { sandbox: () => sandboxModerator });
+  provideFromSetting(casePlatform, env, 'CASE_PLATFORM', { sandbox: () => sandboxCasePlatform });
+  provideFromSetting(dns, env, 'DNS_RESOLVER', { sandbox: () => sandboxDns });
+}
+
+/** Where a lower area calls up into a higher one without importing it (areas import each other one way only): the
+ * higher area's implementation of the lower one's port. */
+function connectAreas(): void {
+  paymentOutcomes.provide(membershipPaymentOutcomes);
+  refundFollowUps.provide({ preventChargebacks: preventByRefund, refundedInFull: closeOnFullRefund });
 }
 
 compose();

@@ -3,21 +3,19 @@ import './compose.js';
 import type { TaskList } from 'graphile-worker';
 import type { Knex } from 'knex';
 import { ADVANCE_CLOCK, advanceClockTask, onClocks } from '../runtime/clock-advance.js';
-import { clockSweeps } from '../handlers/sandbox/clock-sweeps.js';
+import { clockSweeps } from './clock-sweeps.js';
 import { clockReady } from '../handlers/clocks/clock-events.js';
 import { DEPLOY_BLUEPRINT, deployBlueprint } from '../handlers/accounts/account-sites.js';
 import { accountPreferencesTasks } from '../handlers/account_preferences/tasks.js';
+import { adsTasks } from '../handlers/ads/tasks.js';
 import { membershipTasks, MEMBERSHIP_PERIOD_SWEEP } from '../handlers/memberships/tasks.js';
 import { setupIntentTasks } from '../handlers/setup_intents/tasks.js';
 import { webhookDeliveryTasks } from '../handlers/webhooks/delivery/tasks.js';
 import { paymentTasks } from '../handlers/payments/tasks.js';
-import { payoutTasks } from '../handlers/payouts/tasks.js';
 import { transferTasks } from '../handlers/transfers/claim-links.js';
 import { disputeTasks } from '../handlers/disputes/tasks.js';
-import { cardTasks } from '../handlers/cards/tasks.js';
 import { SWEEP_TASK } from '../handlers/webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from '../handlers/ledger/clearing.js';
-import { cryptoNetworkTasks } from '../handlers/crypto_network/network.js';
 import { paymentMethodDomainTasks } from '../handlers/payment_method_domains/verification.js';
 import { fileTasks } from '../handlers/files/file-objects.js';
 import { exportTasks } from '../handlers/exports/tasks.js';
@@ -30,14 +28,18 @@ import { resolutionCenterTasks } from '../handlers/resolution_center_cases/platf
 import { reviewTasks } from '../handlers/reviews/moderate.js';
 import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from '../handlers/economic_intelligence/generate.js';
 import { DELIVER_ADS, deliverAdsTask } from '../handlers/ads/deliver.js';
-import { externalAccountTasks } from '../handlers/external_accounts/sandbox-network.js';
-import { appBuildTasks } from '../handlers/apps/build-system.js';
+import { externalAccountTasks } from '../handlers/external_accounts/connect-external-account.js';
+import { appBuildTasks } from '../handlers/apps/build-jobs.js';
 import { audienceTasks } from '../handlers/audiences/build.js';
+import { payoutRailTasks } from '../sandbox/payout_rail/index.js';
+import { cardNetworkTasks } from '../sandbox/card_network/index.js';
+import { cryptoNetworkTasks } from '../sandbox/crypto_network/index.js';
+import { cardSchemeTasks } from '../sandbox/card_scheme/index.js';
 
 /** Every task, each running at the time of the clock its job was queued on (runtime/clock-advance.ts), with the task
  * that advances sandbox clocks through the same tasks and this project's clock sweeps. */
 export function taskList(db: Knex): TaskList {
-  const tasks: TaskList = businessTasks(db);
+  const tasks: TaskList = { ...businessTasks(db), ...moneySandboxTasks(db) };
   tasks[ADVANCE_CLOCK] = advanceClockTask(db, () => tasks, () => clockSweeps, clockReady);
   return onClocks(db, tasks);
 }
@@ -46,16 +48,14 @@ function businessTasks(db: Knex): TaskList {
   return {
     [DEPLOY_BLUEPRINT]: deployBlueprint(db),
     ...accountPreferencesTasks(db),
+    ...adsTasks(db),
     ...membershipTasks(db),
     ...setupIntentTasks(db),
     ...webhookDeliveryTasks(db),
     ...paymentTasks(db),
-    ...payoutTasks(db),
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
     ...transferTasks(db),
     ...disputeTasks(db),
-    ...cardTasks(db),
-    ...cryptoNetworkTasks(db),
     ...paymentMethodDomainTasks(db),
     ...fileTasks(),
     ...verificationTasks(db),
@@ -71,6 +71,11 @@ function businessTasks(db: Knex): TaskList {
     ...appBuildTasks(db),
     ...audienceTasks(db),
   };
+}
+
+/** The simulated money systems' own steps (sandbox/): they report to the areas, which apply what they report. */
+function moneySandboxTasks(db: Knex): TaskList {
+  return { ...payoutRailTasks(db), ...cardNetworkTasks(db), ...cryptoNetworkTasks(db), ...cardSchemeTasks(db) };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of

@@ -61,7 +61,8 @@ function converted(f: FieldSpec, expr: string, helpers: Set<string>): string {
   }
   if (f.type === 'date') {
     helpers.add('day');
-    return `day(${expr})`;
+    // day() reads a null column as null: a field that is never null says so to the type-checker.
+    return f.nullable ? `day(${expr})` : `day(${expr})!`;
   }
   return expr;
 }

@@ -3,8 +3,7 @@
 // (handlers/ads/billing.ts). One entry per period, named by the account and the period's start, so a period is
 // never charged twice; the floor on available refuses it (400 insufficient_funds) when the balance cannot cover it.
 import type { Knex } from 'knex';
-import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
+import { ledgerOf, postEntry } from '../ledger/index.js';
 
 export interface PricedOffer { key: string; price_amount: number | string; currency: string }
 

@@ -7,9 +7,9 @@ import type { AccountPreferences } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
+import { pickableOffers, type AccountRow } from '../accounts/index.js';
 import { nowMs } from '../shared/now.js';
-import { queueRecommendations } from '../economic_intelligence/generate.js';
+import { queueRecommendations } from '../economic_intelligence/index.js';
 import { economicIntelligenceOffers } from '../shared/reference-tables.js';
 import { chargePeriod, type PricedOffer } from './economic-intelligence-charge.js';
 

@@ -1,7 +1,7 @@
 // Stored preferences + the account row -> the AccountPreferences document.
 import type { Knex } from 'knex';
 import type { AccountPreferences } from '../../generated/types.js';
-import type { AccountRow } from '../accounts/account-view.js';
+import type { AccountRow } from '../accounts/index.js';
 import type { StoredPreferences } from './preferences-store.js';
 import { adsPaymentMethodsView } from './ads-payment-methods.js';
 import { integrationView } from './triplewhale-integration.js';

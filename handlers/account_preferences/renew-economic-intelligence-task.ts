@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { durationMs, PARAM, scheduleRenewal, touched } from './economic-intelligence.js';
 import { chargePeriod } from './economic-intelligence-charge.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { clockNow } from '../../runtime/clock.js';
 import { ApiError } from '../../runtime/errors.js';
 

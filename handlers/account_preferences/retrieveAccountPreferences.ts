@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { loadPreferences } from './preferences-store.js';
 import { preferencesView } from './preferences-view.js';

@@ -1,31 +1,4 @@
-// retry_ads_payment: one more try of every failed ad charge of the retry's account, campaign by campaign
-// (handlers/ads/retry-campaign.ts). The retry completes with
-// outcome no_failed_campaigns when there was nothing to retry, else null: the campaigns say how each went (the
-// released outcome enum has no other value).
-import type { Knex } from 'knex';
-import type { Task } from 'graphile-worker';
-import { nowMs } from '../shared/now.js';
-import { retryCampaign } from '../ads/retry-campaign.js';
-
+// retry_ads_payment: the job the retry operation (retryAdsPayment.ts) queues, one at a time per account. The ads
+// area runs it (handlers/ads/retry-ads-payment.ts): the failed charges it retries are the ads area's.
 export const RETRY_ADS_PAYMENT_TASK = 'retry_ads_payment';
 export const retryJobKey = (accountId: string) => `${RETRY_ADS_PAYMENT_TASK}:${accountId}`;
-
-export async function runAdsPaymentRetry(db: Knex, retryId: string): Promise<void> {
-  await db.transaction(async (trx) => {
-    const retry = await trx('ads_payment_retries').where({ id: retryId, status: 'queued' }).forUpdate().first();
-    if (!retry) return;
-    const campaigns: string[] = await trx('ad_charges').where({ account_id: retry.account_id, status: 'failed' })
-      .distinct('ad_campaign_id').orderBy('ad_campaign_id').pluck('ad_campaign_id');
-    for (const id of campaigns) await retryCampaign(trx, id);
-    await trx('ads_payment_retries').where({ id: retryId }).update({
-      status: 'completed', outcome: campaigns.length === 0 ? 'no_failed_campaigns' : null,
-      completed_at: nowMs(trx), updated_at: nowMs(trx),
-    });
-  });
-}
-
-export function retryAdsPaymentTask(db: Knex): Task {
-  return async (payload) => {
-    await runAdsPaymentRetry(db, (payload as { retry_id: string }).retry_id);
-  };
-}

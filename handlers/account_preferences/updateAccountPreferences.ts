@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { loadPreferences, savePreferences } from './preferences-store.js';
 import { preferencesView } from './preferences-view.js';

@@ -1,6 +1,6 @@
 // Creating accounts: id, unique route slug and client id. Used by POST /accounts, the CLI and the demo seed.
 import type { Knex } from 'knex';
-import { referAccount } from '../partners/refer.js';
+import { referAccount } from '../partners/index.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { conflict } from '../../runtime/errors.js';
 import { nowMs } from '../shared/now.js';

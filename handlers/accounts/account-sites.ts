@@ -5,10 +5,10 @@
 // /accounts/{id}/website shows its state, and website-pages.ts serves the deployed build at /sites/<route>/.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { loadApp } from '../apps/load-app.js';
+import { loadApp } from '../apps/index.js';
 import { nowMs } from '../shared/now.js';
 import { websitePath } from '../shared/hosted-paths.js';
 

@@ -6,7 +6,7 @@ import { economicIntelligenceOffers, rewardMilestones } from '../shared/referenc
 import type { Account, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
 import type { Access } from '../../runtime/access.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { money } from '../../runtime/money.js';
 import { clockNow } from '../../runtime/clock.js';
 import { readRow, type Row } from '../../runtime/plain/stored-resource.js';

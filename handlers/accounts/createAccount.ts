@@ -1,4 +1,4 @@
-import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { CreateAccountInput } from '../../generated/types.js';
 import { Access } from '../../runtime/access.js';
 import { forbidden, invalid } from '../../runtime/errors.js';

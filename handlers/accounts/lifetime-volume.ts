@@ -19,8 +19,8 @@ import type { Knex } from 'knex';
 import type { EventType } from '../../generated/spec-data.js';
 import { query } from '../../runtime/request-db.js';
 import { money } from '../../runtime/money.js';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import type { Entry } from '../ledger/post.js';
+import { ledgerOf, PLATFORM } from '../ledger/index.js';
+import type { Entry } from '../ledger/index.js';
 import { rewardMilestones } from '../shared/reference-tables.js';
 
 type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';

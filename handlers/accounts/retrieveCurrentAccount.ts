@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { loadAccountView, viewOptions } from './account-view.js';
 
 /** GET /accounts/me: the account the calling API key belongs to, in one statement. */

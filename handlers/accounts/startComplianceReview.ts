@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, notFound } from '../../runtime/errors.js';
 import { loadAccountView, viewOptions } from './account-view.js';
 import { holdFunds } from './payment-controls.js';

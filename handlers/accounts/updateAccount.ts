@@ -1,4 +1,4 @@
-import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../generated/handler.js';
 import { checkChallengeAllowed } from '../shared/three-d-secure.js';
 import type { UpdateAccountInput } from '../../generated/types.js';
 import { notFound } from '../../runtime/errors.js';

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { ExtraRoute } from '../../runtime/app.js';
 import { SITES_PATH } from '../shared/hosted-paths.js';
-import { answerPage, pathUnder, serveBuild } from '../apps/serve-build.js';
+import { answerPage, pathUnder, serveBuild } from '../apps/index.js';
 
 async function serveWebsite(ctx: Context, db: Knex): Promise<void> {
   const path = pathUnder(ctx);

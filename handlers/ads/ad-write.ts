@@ -43,7 +43,7 @@ export async function adColumns(db: Knex, ad: Row, body: AdFields,
       Object.assign(out, { existing_post_id: chosen, post_id: chosen, post_thumbnail_url: post.thumbnail_url, post_source: post.source });
     } else if (!current || current.existing_post_id) {
       // The network makes its own post from the ad: that is the post it serves (stored by the caller, after the ad
-      // row, with syncNetworkPost: handlers/ads/network-posts.ts).
+      // row, with syncNetworkPost: handlers/ads/network-posts.ts, made by the ad network).
       Object.assign(out, { existing_post_id: null, post_id: newId('post_'), post_thumbnail_url: null });
     }
   }

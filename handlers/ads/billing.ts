@@ -5,10 +5,9 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { postEntry } from '../ledger/post.js';
-import { decideCharge } from '../processor/processor.js';
-import type { CardBehaviour } from '../processor/cards.js';
-import { loadPreferences, type StoredAdsPaymentMethod } from '../account_preferences/preferences-store.js';
+import { postEntry } from '../ledger/index.js';
+import { cardProcessor, type CardBehaviour } from '../shared/card-processor-port.js';
+import { loadPreferences, type StoredAdsPaymentMethod } from '../account_preferences/index.js';
 import { nowMs } from '../shared/now.js';
 
 export interface Charge { id: string; account_id: string; amount: number | string; currency: string; attempts: number }
@@ -32,7 +31,7 @@ async function attempt(db: Knex, charge: Charge, method: StoredAdsPaymentMethod)
   }
   const card = await db('payment_methods').where({ id: method.id, account_id: charge.account_id }).first('test_behaviour');
   if (!card) return 'payment_method_missing';
-  const decision = decideCharge((card.test_behaviour ?? 'succeeds') as CardBehaviour, 'not_required');
+  const decision = cardProcessor().decideCharge((card.test_behaviour ?? 'succeeds') as CardBehaviour, 'not_required');
   return decision.approved ? null : decision.code;
 }
 

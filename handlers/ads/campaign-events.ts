@@ -1,7 +1,7 @@
 // ad_campaign.delivery_changed: emitted wherever a campaign's delivery_status may have moved, with the campaign
 // as it now is (stats of the default window), only when the status differs from before.
 import type { Knex } from 'knex';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import type { AdCampaign } from '../../generated/types.js';

@@ -1,6 +1,6 @@
 // Pause and resume of a campaign: a state machine move, then ad_campaign.delivery_changed.
-import type { HandlerContext } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { HandlerContext } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import type { AdCampaign } from '../../generated/types.js';
 import { nowMs } from '../shared/now.js';
 import { lockCampaign } from './load.js';

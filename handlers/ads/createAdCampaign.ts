@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 import { checkSchedule } from './schedule.js';
 import { campaignView } from './campaign-events.js';
 

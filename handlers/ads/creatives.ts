@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Ad } from '../../generated/types.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { invalid } from '../../runtime/errors.js';
-import { downloadUrl } from '../files/file-links.js';
+import { downloadUrl } from '../files/index.js';
 
 export interface CreativeInput {
   id: string;

@@ -1,4 +1,4 @@
-import type { DeleteHook } from '../../runtime/plain/hooks.js';
+import type { DeleteHook } from '../../generated/plain-hooks.js';
 import { nowMs } from '../shared/now.js';
 
 /** DELETE /ad_groups/{id} (plain soft delete): its ads go with it. */

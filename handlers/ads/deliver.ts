@@ -1,18 +1,18 @@
-// The simulated ad network at work: every full UTC hour, each active campaign delivers by the model
-// (delivery-model.ts), writes one hour row per ad and adds it to the day rows, bills the hour (billing.ts) and
-// advances delivered_through. One campaign-hour is one transaction with the campaign locked, and delivered_through
-// says what is done: a re-run or a second worker delivers nothing twice, and a worker that died mid-hour left
-// nothing of that hour behind. Hours are business time: the campaigns of accounts in the current clock scope
-// (handlers/sandbox/sweep-scope.ts) deliver up to the clock context's now, the cron's at real time, a sandbox clock's
+// The ad network at work: every full UTC hour, each active campaign delivers what the network reports for it
+// (ad-network-port.ts deliverHour), writes one hour row per ad and adds it to the day rows, bills the hour (billing.ts)
+// and advances delivered_through. One campaign-hour is one transaction with the campaign locked, and delivered_through
+// says what is done: a re-run or a second worker delivers nothing twice, and a worker that died mid-hour left nothing
+// of that hour behind. Hours are business time: the campaigns of accounts in the current clock scope
+// (handlers/shared/sweep-scope.ts) deliver up to the clock context's now, the cron's at real time, a sandbox clock's
 // at each hour its advance passes (adDeliverySweep).
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { ClockSweep } from '../../runtime/clock-advance.js';
 import { clockNow } from '../../runtime/clock.js';
-import { isoOrNull, sweepScope } from '../sandbox/sweep-scope.js';
-import { recordEvent } from '../../runtime/events.js';
+import { isoOrNull, sweepScope } from '../shared/sweep-scope.js';
+import { recordEvent } from '../../generated/events.js';
 import { audienceSizes } from './references.js';
-import { adHour, audienceSize, hourlyBudget, split, type AdHour, type Objective } from './delivery-model.js';
+import { adNetwork, type AdHour, type Objective } from './ad-network-port.js';
 import { chargeHour, paymentIssue } from './billing.js';
 import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
 
@@ -23,25 +23,22 @@ const CATCH_UP_HOURS = 168;
 
 const ceilHour = (t: number) => Math.ceil(t / HOUR) * HOUR;
 
-/** The figures of each delivering ad for one hour of the campaign: its budget over its groups, then their ads. */
+/** The figures of each delivering ad for one hour of the campaign, as the network reports them. */
 async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Record<string, any>; hour: AdHour }[]> {
   const groups = await db('ad_groups').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
   const ads = await db('ads').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
   const live = groups.map((g) => ({ g, ads: ads.filter((a) => a.ad_group_id === g.id) })).filter((x) => x.ads.length > 0);
   if (live.length === 0) return [];
   const named = [...new Set(live.flatMap(({ g }) => [...g.audiences.include, ...g.audiences.exclude]))];
-  const sizes = await audienceSizes(db, named);
-  const schedule = { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at };
-  const groupBudgets = c.budget_optimization === 'ad_group'
-    ? live.map(({ g }) => hourlyBudget({ amount: Number(g.budget_amount), type: g.budget_type, spent: Number(g.spent_total) }, schedule))
-    : split(hourlyBudget({ amount: Number(c.budget_amount), type: c.budget_type, spent: Number(c.spent_total) }, schedule), live.length);
-  const out: { ad: Record<string, any>; hour: AdHour }[] = [];
-  live.forEach(({ g, ads: groupAds }, i) => {
-    const shares = split(groupBudgets[i]!, groupAds.length);
-    const caps = split(Math.floor(audienceSize(g.audiences, sizes) / 100), groupAds.length);
-    groupAds.forEach((ad, j) => out.push({ ad, hour: adHour(c.objective as Objective, shares[j]!, caps[j]!) }));
+  const budget = (row: Record<string, any>) => ({ amount: Number(row.budget_amount), type: row.budget_type, spent: Number(row.spent_total) });
+  const delivered = await adNetwork().deliverHour({
+    objective: c.objective as Objective, budget_optimization: c.budget_optimization, budget: budget(c),
+    schedule: { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at },
+    groups: live.map(({ g, ads: groupAds }) => ({ budget: budget(g), audiences: g.audiences, ad_ids: groupAds.map((a) => a.id) })),
+    audience_sizes: await audienceSizes(db, named),
   });
-  return out;
+  const adsById = new Map(ads.map((a) => [a.id, a]));
+  return delivered.map(({ ad_id, hour }) => ({ ad: adsById.get(ad_id)!, hour }));
 }
 
 async function writeRows(db: Knex, c: Record<string, any>, hour: Date, figures: { ad: Record<string, any>; hour: AdHour }[]) {

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { audiencesOf } from './group-rules.js';
 import { audienceSizes, checkAudiences } from './references.js';
-import { estimatePeople, reachRange } from './reach-model.js';
+import { adNetwork } from './ad-network-port.js';
 
 /** POST /ad_groups/estimate_reach: the runtime has checked ads:read on account_id; nothing is written. */
 export const estimateAdGroupReach: Handler<'estimateAdGroupReach'> = async ({ body }, ctx) => {
@@ -13,5 +13,5 @@ export const estimateAdGroupReach: Handler<'estimateAdGroupReach'> = async ({ bo
     throw invalid('maximum_age is below minimum_age', 'demographics.maximum_age');
   }
   const sizes = await audienceSizes(ctx.db, [...audiences.include, ...audiences.exclude]);
-  return reachRange(estimatePeople({ ...body, audiences }, sizes));
+  return adNetwork().estimateReach({ ...body, audiences }, sizes);
 };

@@ -1,11 +1,11 @@
 // Pause and resume of an ad group or an ad: a state machine move; the campaign's delivery_status may follow
 // (every group paused is ad_groups_off, every ad paused no_ads), which emits ad_campaign.delivery_changed.
-import type { HandlerContext } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { HandlerContext } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import type { Ad, AdGroup } from '../../generated/types.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { nowMs } from '../shared/now.js';
 import { lockAd, lockGroup } from './load.js';
 import { adViews, groupViews } from './views.js';

@@ -2,7 +2,7 @@
 // ads_agreement verification, handlers/verifications/ads-agreement.ts) and ads billing must be configured.
 import type { Knex } from 'knex';
 import { ApiError, invalid } from '../../runtime/errors.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 
 export async function checkLaunchable(db: Knex, accountId: string): Promise<void> {
   const prefs = await loadPreferences(db, accountId);

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { FORM_LOCALE } from '../external_accounts/sandbox-network.js';
+import { socialNetwork } from '../external_accounts/index.js';
 
 type Question = { type: 'full_name' | 'email' | 'phone' | 'city' | 'country' | 'zip_code' | 'custom'; label?: string };
 export interface LeadFormInput {
@@ -56,7 +56,7 @@ export async function makeNetworkForm(db: Knex, page: Record<string, any>, form:
   const platformFormId = `${page.external_id}_f${Number(n) + 1}`;
   await db('external_account_lead_forms').insert({
     id: newId('xform_'), account_id: page.account_id, external_account_id: page.id, platform_form_id: platformFormId,
-    name: form.name, locale: FORM_LOCALE, privacy_policy_url: form.privacy_policy_url, question_labels: form.question_labels,
+    name: form.name, locale: socialNetwork().formLocale, privacy_policy_url: form.privacy_policy_url, question_labels: form.question_labels,
     status: 'active',
   });
   return platformFormId;

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import type { AdReportBreakdown } from '../../generated/types.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 import { totalsBy, ZERO, type Key } from './stats-window.js';
 import { reportBuckets, reportScope, reportSummary, reportWindow } from './ad-report.js';
 

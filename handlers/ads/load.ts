@@ -1,6 +1,6 @@
 // Loading this area's rows for a write: locked, 404 when invisible, 403 without ads:manage.
 import { ApiError } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';

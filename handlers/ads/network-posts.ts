@@ -1,20 +1,17 @@
-// The sandbox ad network's own posts: an ad promoting no chosen post is served by a post the network makes from the
-// ad: its caption the first primary text (else the first headline, else empty), its media the ad's first creative,
-// its source the ad's post_source. The ad's writes call syncNetworkPost in their transaction, after the ad row is
-// written, so the post always shows the ad as it now is (copy or creatives changed: the network re-renders it);
-// ads.post_id names the row. A post once made stays (an ad that later chose a post keeps its history).
+// The ad network's own posts (ad_network_posts): an ad promoting no chosen post is served by a post the network makes
+// from the ad; the ad's writes hand it the ad as now written (syncNetworkPost, in their transaction, after the ad row
+// is written). And the posts' thumbnails as the ads area shows them: an ad's post_thumbnail_url and an AdPost's
+// thumbnail_url.
 import type { Knex } from 'knex';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { downloadUrl } from '../files/file-links.js';
+import { adNetwork } from './ad-network-port.js';
 
+/** Has the network make or re-render the post of an ad that chose none. */
 export async function syncNetworkPost(db: Knex, adId: string): Promise<void> {
   const ad = await db('ads').where({ id: adId }).first('id', 'account_id', 'post_id', 'existing_post_id', 'post_source', 'primary_texts', 'headlines', 'creatives');
   if (!ad || ad.existing_post_id) return;
-  const caption = ad.primary_texts?.[0]?.text ?? ad.headlines?.[0]?.text ?? '';
-  const mediaFileId = ad.creatives?.[0]?.id ?? null;
-  await db('ad_network_posts')
-    .insert({ id: ad.post_id, account_id: ad.account_id, ad_id: ad.id, source: ad.post_source ?? null, caption, media_file_id: mediaFileId })
-    .onConflict('id').merge({ source: ad.post_source ?? null, caption, media_file_id: mediaFileId, updated_at: db.raw("date_trunc('milliseconds', now())") });
+  await adNetwork().syncPost(db, ad);
 }
 
 interface PostMedia { id: string; filename: string | null; visibility: string; content_type: string | null; status: string }

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { moveCampaign } from './campaign-moves.js';
 
 /** POST /ad_campaigns/{id}/pause: active → paused; delivery stops from the next hour. */

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import type { Key } from './stats-window.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 
 const HOUR = 3_600_000;
 const UNIT = { hour: HOUR, day: 24 * HOUR } as const;

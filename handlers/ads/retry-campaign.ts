@@ -8,7 +8,7 @@ import { nowMs } from '../shared/now.js';
 import { retryCharge, paymentIssue, type Charge } from './billing.js';
 import { resumeFrom } from './resume.js';
 import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 
 export async function retryCampaign(trx: Knex, campaignId: string): Promise<void> {
   const c = await trx('ad_campaigns').where({ id: campaignId }).forUpdate().first();

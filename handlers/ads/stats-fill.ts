@@ -2,7 +2,7 @@
 // stats_to (a 400 before anything is read), then delivery_status and the window's figures for the page, in one
 // statement (views.ts).
 import type { Knex } from 'knex';
-import type { Fill } from '../../runtime/plain/hooks.js';
+import type { Fill } from '../../generated/plain-hooks.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { statsWindow, type Window } from './stats-window.js';
 import { fillAds, fillCampaigns, fillGroups } from './views.js';

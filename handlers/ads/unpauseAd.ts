@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { moveAd } from './group-moves.js';
 
 /** POST /ads/{id}/unpause */

@@ -1,10 +1,10 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { parseVersionDate } from '../../runtime/versions.js';
 import { issueApiKey } from './api-key-service.js';
 import { checkExpiry, checkGrantable, checkIpAllowlist, checkPolicy } from './api-key-policy.js';
 import { resources } from '../../generated/resources.js';
 import { notFound } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 
 /** An app's key is issued on the app's own account: an app of another account is not found there. */
 async function appOf(ctx: HandlerContext, accountId: string, appId: string | undefined): Promise<string | null> {

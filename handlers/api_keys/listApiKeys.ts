@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 
 /** GET /api_keys (plain list): status is computed from revoked_at and expires_at (api-key-fields.ts apiKeyStatus),
  * so its filter restates that in SQL. */

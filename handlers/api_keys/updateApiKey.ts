@@ -1,5 +1,5 @@
 import { conflict } from '../../runtime/errors.js';
-import type { UpdateHook } from '../../runtime/plain/hooks.js';
+import type { UpdateHook } from '../../generated/plain-hooks.js';
 import { parseVersionDate } from '../../runtime/versions.js';
 import { checkExpiry, checkIpAllowlist } from './api-key-policy.js';
 

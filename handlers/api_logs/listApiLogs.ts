@@ -5,7 +5,7 @@
 // costs what the batches holding it cost, whatever the account's history; a filter that matches little walks more
 // batches (the row-per-request table walked its rows the same way).
 import type { Knex } from 'knex';
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { whereOwned } from '../../runtime/ownership.js';

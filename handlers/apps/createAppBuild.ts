@@ -1,10 +1,10 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { readyFile } from '../files/ready-files.js';
-import { buildJob, CHECK_APP_BUILD } from './build-system.js';
+import { readyFile } from '../files/index.js';
+import { buildJob, CHECK_APP_BUILD } from './build-jobs.js';
 import { loadApp } from './load-app.js';
 
 /** POST /app_builds: recorded draft with the check queued in the same transaction; the build system does the rest. */

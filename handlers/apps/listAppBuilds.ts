@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 import { narrowToApp } from './app-scoped-list.js';
 
 /** GET /app_builds (plain list): one app's builds; another account's app is a 404 naming app_id. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { likeContaining } from '../../runtime/filters.js';
 import { resources } from '../../generated/resources.js';

@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 import { narrowToApp } from './app-scoped-list.js';
 
 /** GET /domains (plain list): with app_id, one app's hostnames; another account's app is a 404 naming app_id. */

@@ -1,6 +1,6 @@
 // An app named by a request field (app_id, blueprint_id): the ownership rules of runtime/ownership.ts, with the 404
 // naming that field.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { withCallersParam } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';

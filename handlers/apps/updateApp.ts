@@ -1,5 +1,5 @@
 import { invalid } from '../../runtime/errors.js';
-import type { UpdateHook } from '../../runtime/plain/hooks.js';
+import type { UpdateHook } from '../../generated/plain-hooks.js';
 import { checkHttpsUrl, checkRedirectUris, checkRoute } from './app-rules.js';
 import { serveAppAt } from './app-domains.js';
 

@@ -2,7 +2,7 @@
 // account's joined members, an engagement audience sums the sandbox network's engagement of the posts its rules
 // reach, a lookalike multiplies its source's size. Integer arithmetic throughout.
 import type { Knex } from 'knex';
-import { postEngagements } from '../external_accounts/sandbox-network.js';
+import { socialNetwork } from '../external_accounts/index.js';
 
 export interface EngagementRule {
   source: 'videos' | 'lead_forms' | 'social_profiles' | 'pages';
@@ -29,7 +29,7 @@ export async function engagementSize(db: Knex, rules: EngagementRule[]): Promise
       if (rule.post_ids) q.whereIn('id', rule.post_ids);
     }
     const posts: { platform_post_id: string }[] = await q;
-    const engaged = posts.reduce((sum, p) => sum + postEngagements(p.platform_post_id), 0);
+    const engaged = posts.reduce((sum, p) => sum + socialNetwork().postEngagements(p.platform_post_id), 0);
     size += rule.source === 'lead_forms' ? Math.floor(engaged / 10) : engaged;
   }
   return size;

@@ -1,5 +1,5 @@
-import type { Handler } from '../../runtime/handler.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';

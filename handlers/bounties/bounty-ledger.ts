@@ -3,9 +3,8 @@
 // personal wallet, and ending the bounty moves what is still held back to available. Rewards are whole dollars, so
 // every amount is an exact integer of cents: no rounding anywhere.
 import type { Knex } from 'knex';
-import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
-import { transition } from '../../runtime/state-machine.js';
+import { ledgerOf, postEntry } from '../ledger/index.js';
+import { transition } from '../../generated/state-machine.js';
 import { nowMs } from '../shared/now.js';
 
 export const CENTS_PER_DOLLAR = 100;

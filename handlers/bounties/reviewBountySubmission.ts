@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { requireOwned } from '../../runtime/ownership.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { readRow, readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';

@@ -1,5 +1,5 @@
 // Who reaches a submission: its worker always (their own), the bounty's account with the operation's scopes.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { readRow, type Row } from '../../runtime/plain/stored-resource.js';

@@ -1,5 +1,5 @@
-import type { Handler } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { Handler } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';

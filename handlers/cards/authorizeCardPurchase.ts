@@ -1,11 +1,11 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
-import { authorize } from '../card_network/network.js';
+import { authorize } from './authorize-purchase.js';
 
 /**
  * POST /sandbox/card_network/authorizations: the sandbox card network asks to authorise a purchase on a card. The
- * card is locked (so a freeze or cancel is ordered with it) and the network decides (handlers/card_network/):
+ * card is locked (so a freeze or cancel is ordered with it) and the issuer decides (authorize-purchase.ts):
  * approved and held, or declined and recorded; 201 either way.
  */
 export const authorizeCardPurchase: Handler<'authorizeCardPurchase'> = async ({ body }, ctx) => {

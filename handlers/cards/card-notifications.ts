@@ -3,7 +3,7 @@
 // they hold a card, and purchases are told only while the preference is on.
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 
 export async function notifyCardholderOnboarding(db: Knex, holder: { id: string; account_id: string; user_id: string }, cardId: string): Promise<void> {
   await db('notifications').insert({

@@ -7,11 +7,7 @@
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { newId } from '../../runtime/ids.js';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
-
-/** The currency cards spend in; the cards balance holds nothing else. */
-export const CARDS_CURRENCY = 'usd';
+import { ledgerOf, PLATFORM, postEntry } from '../ledger/index.js';
 
 const FIND = `select id from ledger_accounts where kind = 'cards' and account_id = $1`;
 const MAKE_OR_FIND = `with made as (

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences } from '../account_preferences/index.js';
 import { cardsLedgerOf } from './cards-ledger.js';
 import { cardholderFor, newCardFacts } from './card-issuing.js';
 import { notifyCardholderOnboarding } from './card-notifications.js';

@@ -2,7 +2,7 @@
 // transaction for writes, jobs and events (runtime/effects.ts), and the head version's behaviour (the page is served
 // by this server's current code, so every dated behaviour of the latest version applies).
 import type { Knex } from 'knex';
-import { Effects } from '../../runtime/effects.js';
+import { Effects } from '../../generated/effects.js';
 import { flagOn, HEAD_VERSION } from '../../runtime/versions.js';
 import { specData, type VersionFlag } from '../../generated/spec-data.js';
 

@@ -5,9 +5,9 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { money } from '../../runtime/money.js';
-import { escapeHtml, page } from '../sandbox/html.js';
-import { authenticationUrl } from '../sandbox/authentication-link.js';
-import { configurationPurchaseUrl, variantPurchaseUrl } from '../checkout_configurations/purchase-url.js';
+import { escapeHtml, page } from '../shared/html.js';
+import { authenticationUrl } from '../shared/authentication-link.js';
+import { configurationPurchaseUrl, variantPurchaseUrl } from '../checkout_configurations/index.js';
 import { formatMoney } from '../shared/money.js';
 import { mayShowResult } from './checkout-result.js';
 

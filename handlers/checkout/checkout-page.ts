@@ -2,10 +2,10 @@
 // through a plain GET form), and the card form. The card never reaches this server's page routes: the page's script
 // turns it into a confirmation token with the account's client id (POST /api/v1/confirmation_tokens, as any
 // frontend does) and posts only the token, with the buyer's e-mail and choices, to the page's own POST route.
-import { escapeHtml, page } from '../sandbox/html.js';
+import { escapeHtml, page } from '../shared/html.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { specData } from '../../generated/spec-data.js';
-import type { Price } from '../payments/pricing.js';
+import type { Price } from '../payments/index.js';
 import type { CheckoutTarget, CheckoutVariant } from './checkout-target.js';
 import { shown, type BuyerChoices } from './checkout-price.js';
 

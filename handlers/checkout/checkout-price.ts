@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { money } from '../../runtime/money.js';
 import { formatMoney } from '../shared/money.js';
-import { priceOf, type Price } from '../payments/pricing.js';
+import { priceOf, type Price } from '../payments/index.js';
 import type { CheckoutTarget } from './checkout-target.js';
 
 /** What the buyer chose on the page: both optional; country as ISO 3166-1 alpha-2. */

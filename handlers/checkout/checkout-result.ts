@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import { derivedSecret } from '../../runtime/sealed-secrets.js';
 import { publicBaseUrl } from '../shared/public-url.js';
-import { CHECKOUT_PATH } from '../checkout_configurations/purchase-url.js';
+import { CHECKOUT_PATH } from '../checkout_configurations/index.js';
 
 export const RESULT_PATH = `${CHECKOUT_PATH}/done`;
 

@@ -5,9 +5,8 @@
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
 import { inTransaction } from '../../runtime/request-db.js';
-import { resolveSource } from '../payments/payment-source.js';
-import { insertCharge } from '../payments/charge.js';
-import { startSetupIntent } from '../setup_intents/createSetupIntent.js';
+import { resolveSource, insertCharge } from '../payments/index.js';
+import { startSetupIntent } from '../setup_intents/index.js';
 import { buyerFor, checkEmail } from './checkout-buyer.js';
 import { CheckoutContext } from './checkout-context.js';
 import { checkoutPrice, choicesOf, type BuyerChoices } from './checkout-price.js';

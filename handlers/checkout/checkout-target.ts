@@ -1,7 +1,7 @@
 // What a checkout link sells, from its path: /p/<variant id>, /q/<short_link> or /c/<configuration id>
 // (handlers/checkout_configurations/purchase-url.ts). A link that sells nothing any more says why.
 import type { Knex } from 'knex';
-import { CHECKOUT_PATH } from '../checkout_configurations/purchase-url.js';
+import { CHECKOUT_PATH } from '../checkout_configurations/index.js';
 
 export type LinkKind = 'p' | 'q' | 'c';
 

@@ -1,8 +1,8 @@
 // The variant a payment-mode checkout configuration sells: an existing one, or one created inline.
 import type { CreateCheckoutConfigurationInput } from '../../generated/types.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
-import { createVariant } from '../variants/variant-service.js';
+import { createVariant } from '../variants/index.js';
 
 type Body = CreateCheckoutConfigurationInput['body'];
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { dropNulls } from '../../runtime/metadata.js';
 import { checkChallengeAllowedFor } from '../shared/three-d-secure.js';

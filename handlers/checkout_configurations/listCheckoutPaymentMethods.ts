@@ -1,8 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
-import { registrableHostname } from '../payment_method_domains/hostname.js';
-import { CHECKOUT_METHODS, domainStatus, walletRefusal } from '../payment_method_domains/wallets.js';
+import { registrableHostname, CHECKOUT_METHODS, domainStatus, walletRefusal } from '../payment_method_domains/index.js';
 
 /** GET /checkout_configurations/{id}/payment_methods: what the checkout page may offer on the hostname it is served
  * from (handlers/payment_method_domains/wallets.ts): cards everywhere, wallets on a verified domain only. */

@@ -1,5 +1,5 @@
 import type { OnClockReady } from '../../runtime/clock-advance.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { resources } from '../../generated/resources.js';
 
 /** clock.ready, in the transaction that ends the advance. */

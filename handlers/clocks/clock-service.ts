@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { ApiError, conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { addJob } from '../../runtime/jobs.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { ADVANCE_CLOCK, advanceJobKey } from '../../runtime/clock-advance.js';
 import { resources } from '../../generated/resources.js';
 import type { Clock } from '../../generated/types.js';

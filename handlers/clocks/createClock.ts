@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { startClock } from './clock-service.js';
 
 /** POST /sandbox/clocks: the account (with its connected accounts) runs on a new clock from frozen_time on. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { findManageableClock } from './find-clock.js';
 import { removeClock } from './clock-service.js';
 

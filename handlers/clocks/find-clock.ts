@@ -1,4 +1,4 @@
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';

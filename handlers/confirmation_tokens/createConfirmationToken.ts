@@ -1,17 +1,17 @@
 import { clockNow } from '../../runtime/clock.js';
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { cardBehaviour, cardBrand, cardFingerprint, luhnValid } from '../processor/cards.js';
-import { registrableHostname } from '../payment_method_domains/hostname.js';
-import { isWallet, requireWalletDomain } from '../payment_method_domains/wallets.js';
+import { cardProcessor } from '../shared/card-processor-port.js';
+import { registrableHostname, isWallet, requireWalletDomain } from '../payment_method_domains/index.js';
 
 const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
 /** POST /confirmation_tokens: card details from a frontend (client id) become a single-use token of its account. */
 export const createConfirmationToken: Handler<'createConfirmationToken'> = async ({ body }, ctx) => {
   const { number, exp_month, exp_year } = body.card;
-  if (!luhnValid(number)) throw invalid('The card number is not valid (it fails the Luhn check)', 'card.number');
+  const processor = cardProcessor();
+  if (!processor.luhnValid(number)) throw invalid('The card number is not valid (it fails the Luhn check)', 'card.number');
   const method = body.payment_method_type;
   let domain: string | null = null;
   if (isWallet(method)) {
@@ -25,12 +25,12 @@ export const createConfirmationToken: Handler<'createConfirmationToken'> = async
   const row = {
     id: newId('ctok_'),
     account_id: ctx.principal.accountId!,
-    card_brand: cardBrand(number),
+    card_brand: processor.cardBrand(number),
     last4: number.slice(-4),
     exp_month,
     exp_year,
-    fingerprint: cardFingerprint(number),
-    test_behaviour: cardBehaviour(number),
+    fingerprint: processor.cardFingerprint(number),
+    test_behaviour: processor.cardBehaviour(number),
     payment_method_type: method,
     wallet_domain: domain,
     expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),

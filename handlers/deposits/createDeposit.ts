@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { decimalText } from '../../runtime/decimal-money.js';
-import { addressesOf, DEPOSIT_MINIMUM, networks } from '../crypto_network/network.js';
+import { addressesOf, DEPOSIT_MINIMUM, networks } from './crypto-deposits.js';
 import { requireDestination } from './destination.js';
 
 /**

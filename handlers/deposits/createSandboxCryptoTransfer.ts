@@ -1,12 +1,11 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { minorUnits } from '../../runtime/decimal-money.js';
-import { ledgerOf } from '../ledger/ledgers.js';
-import {
-  cryptoDepositView, eventAccount, networks, newTxHash, queueConfirmation, TOKEN_DECIMALS, usdCentsOf, type DepositRow,
-} from '../crypto_network/network.js';
+import { ledgerOf } from '../ledger/index.js';
+import { cryptoDepositView, eventAccount, networks, TOKEN_DECIMALS, usdCentsOf, type DepositRow } from './crypto-deposits.js';
+import { cryptoNetwork } from './crypto-network-port.js';
 import { requireDestination } from './destination.js';
 
 // One deposit per network and transaction: a second report (even a concurrent one, which waits for the first's
@@ -33,13 +32,13 @@ export const createSandboxCryptoTransfer: Handler<'createSandboxCryptoTransfer'>
   await requireDestination(ctx, address.owner_id, 'company:balance:read', 'address', 'deposit address', body.address);
   const units = BigInt(minorUnits(body.amount, TOKEN_DECIMALS)!);
   if (units <= 0n) throw invalid('amount must be more than zero', 'amount');
-  const txHash = body.tx_hash ?? newTxHash(network);
+  const txHash = body.tx_hash ?? cryptoNetwork().newTxHash(network);
   const id = newId('cdep_');
   const [made] = await query<DepositRow>(ctx.db, REPORT, [id, address.owner_id, await ledgerOf(ctx.db, address.owner_id),
     network.id, body.address, token, units.toString(), usdCentsOf(units), txHash]);
   if (made) {
     const view = cryptoDepositView(made);
-    await queueConfirmation(ctx.db, id, network);
+    await cryptoNetwork().watch(ctx.db, id, network);
     await ctx.emit('crypto_deposit.created', eventAccount(address.owner_id), view);
     return view;
   }

@@ -1,8 +1,8 @@
 // Whose balance a deposit (or swap) names: an account (biz_), reached with a scope on it as everywhere else, or a
 // user's personal wallet (user_), reached only with that user's own token. Invisible is a 404 naming `param`.
 import { forbidden, notFound } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
-import { sideAccess } from '../transfers/transfer-access.js';
+import type { HandlerContext } from '../../generated/handler.js';
+import { sideAccess } from '../transfers/index.js';
 
 export async function requireDestination(ctx: HandlerContext, id: string, scope: string, param: string,
   noun = id.startsWith('user_') ? 'user' : 'account', shownId = id): Promise<void> {

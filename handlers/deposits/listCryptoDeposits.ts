@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { cryptoDepositView, type DepositRow } from '../crypto_network/network.js';
+import { cryptoDepositView, type DepositRow } from './crypto-deposits.js';
 import { ownBalanceOr, requireDestination } from './destination.js';
 
 /** GET /crypto_deposits: one destination's, newest first, keyset-paginated over (owner_id, created_at, id). */

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
-import { cryptoDepositView, type DepositRow } from '../crypto_network/network.js';
+import { cryptoDepositView, type DepositRow } from './crypto-deposits.js';
 import { requireDestination } from './destination.js';
 
 /** GET /crypto_deposits/{id}: an account's with company:balance:read on it; a wallet's by its user's own token. Written, not

@@ -3,8 +3,7 @@
 // never refuse a chargeback the network has already made, and pending may go negative (README "The ledger"), as it
 // does for a refund of money already cleared.
 import type { Knex } from 'knex';
-import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry, type Entry } from '../ledger/post.js';
+import { ledgerOf, postEntry, type Entry } from '../ledger/index.js';
 import { currencyDecimals } from '../../runtime/money.js';
 
 /** The network's dispute fee: 15 in the currency's major unit (15.00 USD = 1500 minor units; 15 JPY). */

@@ -1,6 +1,6 @@
 // Editing a dispute's evidence, shared by PATCH /disputes/{id} and the official client's
 // POST /disputes/{id}/update_evidence.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import type { Dispute, DisputeEvidence } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
 import { loadOwned } from '../../runtime/ownership.js';

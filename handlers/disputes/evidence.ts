@@ -33,7 +33,3 @@ export function assertEvidenceOpen(d: EditableRow, now = clockNow().getTime()): 
   const due = new Date(d.response_due_at);
   if (now >= due.getTime()) throw refuse(`The response deadline (response_due_at ${due.toISOString()}) has passed`, 'response_due_at');
 }
-
-/** The sandbox network's ruling (README): evidence mentioning winning_evidence wins. */
-export const evidenceWins = (evidence: Partial<DisputeEvidence>): boolean =>
-  EVIDENCE_FIELDS.some((k) => (evidence[k] ?? '').includes('winning_evidence'));

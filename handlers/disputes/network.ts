@@ -1,50 +1,58 @@
-// The sandbox card network: what an issuer and a card scheme do after a payment, as real state moved by background
-// jobs (graphile-worker). The card decides what follows a successful payment (handlers/processor/cards.ts, README):
-// a chargeback, an early fraud warning, a dispute alert or a rapid dispute resolution. Every step runs in one
-// transaction with its row locked and re-read, and does nothing when the row has moved on, so a re-run job is harmless.
-// Queueing the report as a payment settles is network-report.ts and a refund's prevention of a chargeback is
-// prevent-by-refund.ts: apart, so payments and refunds reach them without looping back through this module.
+// The card scheme's reports, applied by the disputes area: after a payment the scheme (card-scheme-port.ts; the
+// sandbox's is sandbox/card_scheme/) may report a chargeback, an early fraud warning, a dispute alert or a rapid
+// dispute resolution, and it rules on filed evidence; this area opens the disputes and alerts, moves their money
+// and closes them at their deadlines. Every step runs in one transaction with its row locked and re-read, and does
+// nothing when the row has moved on, so a re-run job is harmless. A refund's prevention of a chargeback is
+// prevent-by-refund.ts: apart, so refunds reach it without looping back through this module.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import { recordEvent } from '../../runtime/events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { transition } from '../../generated/state-machine.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
-import { cardBehaviourOf } from '../processor/card-behaviour.js';
-import type { PaymentRow } from '../payments/payment-view.js';
-import { lockWithPayment } from '../payments/lock-with-payment.js';
-import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
-import { reversePartnerEarning } from '../partners/reverse.js';
-import { recountVolume } from '../accounts/lifetime-volume.js';
+import type { PaymentRow } from '../shared/payment-row.js';
+import { lockWithPayment } from '../shared/lock-with-payment.js';
+import { createPendingRefund, refundableRemaining } from '../refunds/index.js';
+import { loadPreferences } from '../account_preferences/index.js';
+import { reversePartnerEarning } from '../partners/index.js';
+import { recountVolume } from '../accounts/index.js';
 import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened } from './dispute-ledger.js';
-import { postEntries } from '../ledger/post.js';
-import { emptyEvidence, evidenceWins } from './evidence.js';
+import { postEntries } from '../ledger/index.js';
+import { emptyEvidence } from './evidence.js';
+import type { DisputeEvidence } from '../../generated/types.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
-import { closeOnChargeback } from '../resolution_center_cases/case-steps.js';
+import { closeOnChargeback } from '../resolution_center_cases/index.js';
 
 export const ALERT_WINDOW_END = 'dispute_alert_window_end';
 export const DISPUTE_DEADLINE = 'dispute_deadline';
 
-/** The sandbox's delays, in seconds, scaled by DISPUTE_NETWORK_SECONDS (submit.ts); the report's is network-report.ts.
- * The response window is the networks' usual seven days and is not scaled. */
+/** The alert window, in seconds, scaled by DISPUTE_NETWORK_SECONDS (submit.ts). The response window is the networks'
+ * usual seven days and is not scaled. */
 const DELAYS = { alertWindow: 600 };
 export const RESPONSE_WINDOW_SECONDS = 7 * 24 * 3600;
 
-/** The network's report on a settled payment: an alert or a dispute, once per payment. */
-export async function reportOnPayment(db: Knex, paymentId: string): Promise<void> {
+/** What the scheme reports on a settled payment. */
+export type SchemeReport =
+  | { kind: 'chargeback'; reason: string }
+  | { kind: 'alert'; type: 'early_fraud_warning' | 'dispute_alert' }
+  | { kind: 'rapid_dispute_resolution' };
+
+/** The scheme's report on a settled payment, applied: an alert or a dispute, once per payment. The payment is
+ * locked and still settled, with neither, when `report` is asked (in the same transaction, `trx`). */
+export async function takeNetworkReport(db: Knex, paymentId: string,
+  report: (payment: PaymentRow, trx: Knex) => Promise<SchemeReport | null>): Promise<void> {
   await db.transaction(async (trx) => {
     const payment: PaymentRow | undefined = await trx('payments').where({ id: paymentId }).forUpdate().first();
     if (!payment || !['succeeded', 'partially_refunded'].includes(payment.status)) return;
     if (await trx('dispute_alerts').where({ payment_id: paymentId }).first('id')) return;
     if (await trx('disputes').where({ payment_id: paymentId }).first('id')) return;
-    const behaviour = await cardBehaviourOf(trx, payment);
-    if (behaviour === 'chargeback') await chargeBack(trx, payment, 'fraudulent', null);
-    else if (behaviour === 'early_fraud_warning' || behaviour === 'dispute_alert') await raiseAlert(trx, payment, behaviour);
-    else if (behaviour === 'rapid_dispute_resolution') await resolveRapidly(trx, payment);
+    const reported = await report(payment, trx);
+    if (reported?.kind === 'chargeback') await chargeBack(trx, payment, reported.reason, null);
+    else if (reported?.kind === 'alert') await raiseAlert(trx, payment, reported.type);
+    else if (reported?.kind === 'rapid_dispute_resolution') await resolveRapidly(trx, payment);
   });
 }
 
@@ -136,14 +144,22 @@ export async function closeUnanswered(db: Knex, disputeId: string): Promise<void
   });
 }
 
-/** The network's ruling on submitted evidence (README): evidence mentioning winning_evidence wins, and so does the
- * dispute fighter's for a payment that granted a membership (the platform's record of delivery). */
-export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> {
+/** What the scheme is shown of a dispute under review, to rule on it. */
+export interface DisputeUnderReview {
+  evidence: Partial<DisputeEvidence>;
+  evidence_submitted_by: 'account' | 'dispute_fighter';
+  /** the membership the disputed payment granted, if any (the platform's record of delivery) */
+  membership_id: string | null;
+}
+
+/** The scheme's ruling on submitted evidence, applied: won, the amount comes back; lost, the buyer keeps it. The
+ * dispute is locked and still under review when `ruling` is asked (true: won). */
+export async function takeRuling(db: Knex, disputeId: string, ruling: (dispute: DisputeUnderReview) => boolean): Promise<void> {
   await db.transaction(async (trx) => {
     const locked = await lockWithPayment(trx, 'disputes', disputeId);
     if (!locked || locked.row.status !== 'under_review') return;
     const { row: d, payment } = locked;
-    const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
+    const won = ruling({ evidence: d.evidence, evidence_submitted_by: d.evidence_submitted_by, membership_id: payment?.membership_id ?? null });
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
     // Won, the amount comes back; lost, the buyer keeps it and the partner's commission on it is taken back.

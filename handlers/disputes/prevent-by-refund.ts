@@ -1,21 +1,20 @@
-// A refund settled before any ruling prevents the payment's chargeback. Its own module, importing nothing of the
-// refunds or payments areas, so the refund job (handlers/refunds/settle-refund.ts) calls it without a loop through
-// the network (network.ts creates refunds): imports point one way, never back into the network.
+// A refund settled before any ruling prevents the payment's chargeback. The refund job (handlers/refunds/settle-refund.ts)
+// calls it through the refunds' follow-ups port (handlers/refunds/refund-follow-ups-port.ts): the disputes area
+// creates refunds (network.ts), so the refunds area cannot import it back.
 import type { Knex } from 'knex';
-import { recordEvent } from '../../runtime/events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { disputeReturnedEntry, type PaymentClearing } from './dispute-ledger.js';
-import { postEntries, type Entry } from '../ledger/post.js';
+import type { Entry } from '../ledger/index.js';
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
- * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. `refund` is the
- * refund's own entries (its entry, and the partner's reversal when there is one). */
-export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }, refund: Entry[]): Promise<void> {
-  // The refund's entries and the disputes' returns go in one statement, so their balance rows lock in one order.
-  const entries = [...refund];
+ * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. The returns'
+ * entries, which the refund posts with its own in one statement, so their balance rows lock in one order. */
+export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }): Promise<Entry[]> {
+  const entries: Entry[] = [];
   const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
     .where('actionable_until', '>', nowMs(trx)).forUpdate();
@@ -30,5 +29,5 @@ export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id
     entries.push(await disputeReturnedEntry(trx, d, 'prevented', payment));
     await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
   }
-  await postEntries(trx, entries);
+  return entries;
 }

@@ -1,22 +1,21 @@
-// Filing evidence (POST /disputes/{id}/submit, or the dispute fighter): the dispute goes under review and the
-// sandbox network's ruling is queued.
+// Filing evidence (POST /disputes/{id}/submit, or the dispute fighter): the dispute goes under review and the card
+// scheme is asked to rule (card-scheme-port.ts).
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import { recordEvent } from '../../runtime/events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import type { Dispute, DisputeEvidence } from '../../generated/types.js';
 import { nowMs } from '../shared/now.js';
 import { assertEvidenceOpen } from './evidence.js';
+import { disputeScheme } from './card-scheme-port.js';
 
-export const DISPUTE_RULING = 'dispute_ruling';
 export const DISPUTE_FIGHTER = 'dispute_fighter';
 
 /** Seconds scaled by DISPUTE_NETWORK_SECONDS (default 1; 0 makes the sandbox network's steps immediate). */
 export const networkDelay = (seconds: number) => new Date(clockNow().getTime() + seconds * Number(process.env.DISPUTE_NETWORK_SECONDS ?? 1) * 1000);
-const RULING_SECONDS = 30;
 
 export const fightDisputeJob = (db: Knex, disputeId: string) =>
   addJob(db, DISPUTE_FIGHTER, { dispute_id: disputeId }, { jobKey: `${DISPUTE_FIGHTER}:${disputeId}` });
@@ -32,6 +31,6 @@ export async function submitEvidence(db: Knex, d: LockedDispute, by: 'account' |
   });
   const view = await readView(db, resources.Dispute, d.id);
   await recordEvent(db, 'dispute.submitted', d.account_id, view);
-  await addJob(db, DISPUTE_RULING, { dispute_id: d.id }, { jobKey: `${DISPUTE_RULING}:${d.id}`, runAt: networkDelay(RULING_SECONDS) });
+  await disputeScheme().evidenceSubmitted(db, d.id);
   return view;
 }

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { editEvidence } from './edit-evidence.js';
 
 /** PATCH /disputes/{id}: sets the evidence fields sent, while the dispute needs a response and before its deadline. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { editEvidence } from './edit-evidence.js';
 
 /** POST /disputes/{id}/update_evidence: the official client's form of PATCH /disputes/{id} (flat evidence fields). */

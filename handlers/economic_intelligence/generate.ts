@@ -6,9 +6,9 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { newId } from '../../runtime/ids.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { addJob } from '../../runtime/jobs.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { RULES } from './rules.js';
 import { nowMs } from '../shared/now.js';

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 

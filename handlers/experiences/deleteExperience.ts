@@ -1,4 +1,4 @@
-import type { DeleteHook } from '../../runtime/plain/hooks.js';
+import type { DeleteHook } from '../../generated/plain-hooks.js';
 
 /** DELETE /experiences/{id} (plain soft delete): detached from every product, so no product grants it any more. */
 export const deleteExperience: DeleteHook<'deleteExperience'> = async (experience, _input, ctx) => {

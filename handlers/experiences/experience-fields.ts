@@ -1,7 +1,7 @@
 // Experience fields only code can say (spec/areas/experiences.yaml table.columns), from the experience's statement.
 import type { ExperienceImage } from '../../generated/types.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { downloadUrl } from '../files/file-links.js';
+import { downloadUrl } from '../files/index.js';
 
 /** The logo's link (`$image`: the logo file's id, filename and visibility, null without one), signed anew at each read. */
 export function imageOf(row: Row): ExperienceImage | null {

@@ -1,9 +1,9 @@
 // What an experience is powered by and shown with: the app (the account's own or a live one) and the logo (a ready
 // image file the caller uploaded). Each check answers the column to write or a 4xx naming its field.
 import type { Knex } from 'knex';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
-import { readyFile } from '../files/ready-files.js';
+import { readyFile } from '../files/index.js';
 
 /** The app's id when the account may have an experience powered by it: its own app, or any live one. */
 export async function appForExperience(db: Knex, accountId: string, appId: string): Promise<string> {

@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 
 /** GET /experiences (plain list): product_id narrows to the experiences attached to it. */
 export const listExperiences: ListHook<'listExperiences'> = (rows, { product_id }) => {

@@ -1,14 +1,14 @@
 // The expire_exports job (hourly): completed exports 30 days after completed_at become expired and their CSV is
 // deleted (the files row in the transaction, its bytes after it commits), unless the account used the file elsewhere.
 // `now` is a parameter so that tests move the clock; it is the clock context's time otherwise. Only exports of accounts
-// in the current clock scope (handlers/sandbox/sweep-scope.ts): the cron takes those at real time, a sandbox clock's
+// in the current clock scope (handlers/shared/sweep-scope.ts): the cron takes those at real time, a sandbox clock's
 // advance its accounts' at each due instant (exportRetentionSweep). Each export is locked and re-read, so a second run
 // finds nothing to do.
 import type { Knex } from 'knex';
 import type { ClockSweep } from '../../runtime/clock-advance.js';
 import { clockNow } from '../../runtime/clock.js';
-import { isoOrNull, sweepScope } from '../sandbox/sweep-scope.js';
-import { transition } from '../../runtime/state-machine.js';
+import { isoOrNull, sweepScope } from '../shared/sweep-scope.js';
+import { transition } from '../../generated/state-machine.js';
 import { fileStorage } from '../../runtime/file-storage.js';
 
 export const EXPIRE_EXPORTS = 'expire_exports';

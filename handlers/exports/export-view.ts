@@ -1,6 +1,6 @@
 // Export fields only code can say (spec/areas/exports.yaml columns: code).
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { downloadUrl as fileDownloadUrl } from '../files/file-links.js';
+import { downloadUrl as fileDownloadUrl } from '../files/index.js';
 
 /** A completed export's CSV: its file's private link, signed anew at each read. */
 export function downloadUrl(row: Row): string | null {

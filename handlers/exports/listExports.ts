@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';

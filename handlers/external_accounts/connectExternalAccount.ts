@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newConnection } from './oauth-connections.js';
 
 /** POST /external_accounts/connect: the runtime has checked social_account:update on account_id. Nothing is

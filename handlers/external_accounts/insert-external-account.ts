@@ -1,9 +1,9 @@
 // Connecting a handle, whether by POST /external_accounts or by the owner's consent on the network's authorize page:
 // the row starts connecting and the connect_external_account job asks the sandbox network about it.
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
-import type { Effects } from '../../runtime/effects.js';
+import type { Effects } from '../../generated/effects.js';
 import { newId } from '../../runtime/ids.js';
-import { connectJob } from './sandbox-network.js';
+import { connectJob } from './connect-external-account.js';
 
 export interface NewExternalAccount {
   account_id: string;

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { listExternalAccountLeadForms } from './listExternalAccountLeadForms.js';
 
 /** The deprecated /social_accounts route: the same implementation (the runtime adds Deprecation and Link). */

@@ -1,10 +1,10 @@
 // The sandbox network's OAuth-style consent (README "External accounts, audiences and the sandbox social network"):
 // POST /external_accounts/connect stores a pending connection behind a single-use state token; the owner's answer on
-// the authorize page (handlers/sandbox/oauth-page.ts) settles it once, in one transaction with the external accounts
+// the authorize page (sandbox/pages/oauth-page.ts) settles it once, in one transaction with the external accounts
 // it creates. A state that is unknown, used or expired creates nothing.
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
-import { effectsOn, type Effects } from '../../runtime/effects.js';
+import { effectsOn, type Effects } from '../../generated/effects.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import { publicBaseUrl } from '../shared/public-url.js';

@@ -1,9 +1,9 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { postRow } from './sandbox-network.js';
+import { postRow } from './post-row.js';
 
 /** POST /sandbox/external_accounts/{id}/posts: the owner publishes on the sandbox network. The external account's
  * row is locked, so concurrent publishes number their posts one after the other. */

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid, ApiError } from '../../runtime/errors.js';
 import { randomToken } from '../../runtime/ids.js';
 import { fileStorage } from '../../runtime/file-storage.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { nowMs } from '../shared/now.js';
 import { loadOwnFile } from './file-owner.js';
 import { fileView, maxSizeOf, uploadWindowClosed, type FileRow } from './file-view.js';

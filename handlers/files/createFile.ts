@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { contentTypeOf } from './content-types.js';
 import { ownerColumns } from './file-owner.js';

@@ -1,6 +1,6 @@
 // A file belongs to the caller that created it: an API key's account, or a user token's user. Nobody else sees it.
 import type { Knex } from 'knex';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import type { FileRow } from './file-view.js';
 

@@ -2,7 +2,7 @@
 // each must be a ready file of the caller. One error for every such place: a 400 invalid_request naming the field
 // that sent the id. Another caller's file does not exist for this one (as GET /files/{id} says); one still
 // uploading must be finished first.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { ownerColumns } from './file-owner.js';
 import type { FileRow } from './file-view.js';

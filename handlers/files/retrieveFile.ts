@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { loadOwnFile } from './file-owner.js';
 import { fileView } from './file-view.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import type { FinancialReportDay } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { isInstant } from '../../runtime/instant.js';

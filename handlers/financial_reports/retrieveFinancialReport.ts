@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { currenciesOf, instant, reportRows, windowParts, windowValues } from './report-rows.js';
 
 /** GET /financial_reports: an account's ledgers summed per currency and row type over [from, to). The runtime has

@@ -5,18 +5,18 @@
 // settling a payment costs no extra statement. An account whose funds are held without a date
 // (payment_controls.undated_pending_reason: compliance review, KYC, ...) keeps them pending; the sweep skips it
 // until the reason is lifted, then clears everything due.
-// The sweep takes only the payments of accounts in the current clock scope (handlers/sandbox/sweep-scope.ts): the cron
+// The sweep takes only the payments of accounts in the current clock scope (handlers/shared/sweep-scope.ts): the cron
 // clears those of accounts at real time, and a sandbox clock's advance clears its accounts' at each due instant of its
-// own time (clearingSweep, registered in handlers/sandbox/clock-sweeps.ts).
+// own time (clearingSweep, registered in wiring/clock-sweeps.ts).
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { ClockSweep } from '../../runtime/clock-advance.js';
-import { isoOrNull, sweepScope } from '../sandbox/sweep-scope.js';
+import { isoOrNull, sweepScope } from '../shared/sweep-scope.js';
 import { nowMs } from '../shared/now.js';
 import { ledgerOf } from './ledgers.js';
 import { postEntries, type Entry } from './post.js';
-import { autoTopUpLedger, recordAutoTopUp } from '../cards/auto-top-up.js';
-import { settlePartnerEarnings } from '../partners/clear.js';
+import { autoTopUpLedger, recordAutoTopUp } from './clearing-auto-top-up.js';
+import { settlePartnerEarnings } from './clearing-partner-earnings.js';
 
 export const CLEAR_DUE_FUNDS = 'clear_due_funds';
 
@@ -51,7 +51,7 @@ export async function clearDueFunds(db: Knex): Promise<number> {
       ] });
       if (cards && amount > 0) topUps.push({ payment, amount });
     }
-    // A referred payment's partner earnings settle with it (handlers/partners/clear.ts).
+    // A referred payment's partner earnings settle with it (clearing-partner-earnings.ts).
     entries.push(...await settlePartnerEarnings(trx, due.map((p) => p.id)));
     // One statement for the batch: its balance rows are locked in one order (handlers/ledger/post.ts postEntries).
     await postEntries(trx, entries);

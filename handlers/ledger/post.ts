@@ -8,7 +8,7 @@ import { ApiError } from '../../runtime/errors.js';
 /** Spendable: available (withdrawable), in_transit (on its way out in a payout), held (reserved for a claim link).
  * Unfloored: pending (clearing; may go negative), fees, and the contra buckets for money owed by or to the outside
  * (the platform's crypto_clearing holds the stablecoins deposits brought in, its fx_clearing the currencies swaps
- * exchanged; handlers/crypto_network/, handlers/swaps/). */
+ * exchanged; handlers/deposits/confirm-deposit.ts, handlers/swaps/). */
 export type Bucket = 'available' | 'pending' | 'in_transit' | 'held' | 'fees' | 'processor_clearing' | 'payout_clearing' | 'card_clearing'
   | 'crypto_clearing' | 'fx_clearing';
 

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { notFound } from '../../runtime/errors.js';
-import { isSelf } from '../users/user-view.js';
+import { isSelf } from '../users/index.js';
 
 /** GET /ledger_accounts/{id}: an account's balance by the account's scopes; a personal wallet by its user's token
  * only (anyone else gets the 404 an unknown id gets: a wallet's existence is the user's business). */

@@ -1,18 +1,18 @@
-// The generate_media job: runs the simulated generator outside any transaction, stores the bytes through the file
-// storage, then in one transaction (the asset locked, and only while still pending) records the file and charges
-// the held price, or gives it back when the generator refused. A re-run after it finished does nothing; a file
-// written by a run that lost the race is removed.
+// The generate_media job: asks the media generator (media-generator-port.ts) outside any transaction, stores the
+// bytes through the file storage, then in one transaction (the asset locked, and only while still pending) records
+// the file and charges the held price, or gives it back when the generator refused. A re-run after it finished does
+// nothing; a file written by a run that lost the race is removed.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { Readable } from 'node:stream';
-import { effectsOn } from '../../runtime/effects.js';
+import { effectsOn } from '../../generated/effects.js';
 import { fileStorage } from '../../runtime/file-storage.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { GeneratorRefused, generate, type Resolution } from './generator.js';
+import { mediaGenerator, type Resolution } from './media-generator-port.js';
 import { postMediaPrice } from './media-ledger.js';
 import { MEDIA_FORMATS, mediaFilename, type MediaType } from './media-view.js';
 
@@ -24,12 +24,10 @@ export const generateMediaJob = (assetId: string) =>
 export async function generateMediaAsset(db: Knex, id: string): Promise<void> {
   const asset = await db('media_assets').where({ id }).first();
   if (!asset || asset.status !== 'pending') return;
-  let bytes: Buffer | null = null;
-  try {
-    bytes = generate({ type: asset.type, prompt: asset.prompt, resolution: asset.resolution as Resolution, duration_seconds: asset.duration_seconds });
-  } catch (e) {
-    if (!(e instanceof GeneratorRefused)) throw e;
-  }
+  const outcome = await mediaGenerator().render({
+    type: asset.type, prompt: asset.prompt, resolution: asset.resolution as Resolution, duration_seconds: asset.duration_seconds,
+  });
+  const bytes = 'made' in outcome ? outcome.made : null;
   const storage = fileStorage();
   const key = bytes ? `${id}-${randomToken(12)}` : null;
   if (bytes && key) await storage.put(key, Readable.from([bytes]), bytes.length);

@@ -2,8 +2,7 @@
 // then charged (held to fees) or released (held back to available). Entry ids are the asset's id and the step, so
 // a step can only ever be posted once.
 import type { Knex } from 'knex';
-import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry, type Bucket } from '../ledger/post.js';
+import { ledgerOf, postEntry, type Bucket } from '../ledger/index.js';
 
 type Step = 'reserved' | 'charged' | 'released';
 const MOVES: Record<Step, [from: Bucket, to: Bucket]> = {

@@ -1,6 +1,6 @@
 // MediaAsset fields only code can say (spec/areas/media.yaml columns: code), and the file each type is stored as.
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { downloadUrl } from '../files/file-links.js';
+import { downloadUrl } from '../files/index.js';
 
 /** What the simulated generator writes: an image is a PNG, a video an MP4 (H.264). */
 export const MEDIA_FORMATS = {

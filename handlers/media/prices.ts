@@ -1,5 +1,5 @@
 // The sandbox's price table, USD minor units: an image by resolution, a video per second by resolution.
-import type { Resolution } from './generator.js';
+import type { Resolution } from './media-generator-port.js';
 
 export const MEDIA_CURRENCY = 'usd';
 export const IMAGE_PRICES: Record<Resolution, number> = { low: 2, standard: 4, high: 8 };

@@ -3,7 +3,7 @@
 // member's own user opening the account (their access check, handlers/users/checkUserAccess.ts).
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
-import { canTransition, transition } from '../../runtime/state-machine.js';
+import { canTransition, transition } from '../../generated/state-machine.js';
 import { ACCESS_GRANTING_STATUSES } from './access-level.js';
 import { nowMs } from '../shared/now.js';
 

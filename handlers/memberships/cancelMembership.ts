@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
 import { endMembership } from './membership-service.js';
 import { resources } from '../../generated/resources.js';

@@ -2,10 +2,10 @@
 // hash (handlers/memberships/license-key.ts), on its unique index. Every operation that takes one declares its id a
 // secret in the spec (request logs redact it), so no path logs a key in the clear.
 import { hashSecret } from '../../runtime/credentials.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { buyerCannotManage, buyerReads } from './readable-rows.js';
+import { buyerCannotManage, buyerReads } from '../shared/buyer-rows.js';
 
 const MANAGE = 'member:manage';
 const READ = 'member:basic:read';

@@ -1,9 +1,9 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereEqual } from '../../runtime/filters.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { whereReadable } from './readable-rows.js';
+import { whereReadable } from '../shared/buyer-rows.js';
 
 /** GET /memberships: every readable membership (managed accounts' plus a user's own), newest first. */
 export const listMemberships: Handler<'listMemberships'> = async ({ query }, ctx) => {

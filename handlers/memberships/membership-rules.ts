@@ -1,7 +1,7 @@
 // Rules of the Membership lifecycle that do not change the status. Scheduling or reversing a cancellation and
 // extending are allowed exactly when cancel is (the membership is live), as memberships.yaml declares.
 import { ApiError } from '../../runtime/errors.js';
-import { canTransition } from '../../runtime/state-machine.js';
+import { canTransition } from '../../generated/state-machine.js';
 import { specData } from '../../generated/spec-data.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 

@@ -3,8 +3,8 @@
 // their last one.
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
-import { recordEvent } from '../../runtime/events.js';
-import { ensureMember, leaveIfNoAccessLeft } from '../members/member-service.js';
+import { recordEvent } from '../../generated/events.js';
+import { ensureMember, leaveIfNoAccessLeft } from '../members/index.js';
 import { newLicenseKey, storedLicenseKey } from './license-key.js';
 import { membershipEventData } from './membership-events.js';
 import { resources } from '../../generated/resources.js';

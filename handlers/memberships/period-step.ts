@@ -7,12 +7,12 @@
 // workers, does its work once.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import { canTransition, transition } from '../../runtime/state-machine.js';
-import { effectsOn } from '../../runtime/effects.js';
+import { canTransition, transition } from '../../generated/state-machine.js';
+import { effectsOn } from '../../generated/effects.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
-import { retryCollection } from '../payments/retry-collection.js';
-import type { PaymentRow } from '../payments/payment-view.js';
+import { retryCollection } from '../payments/index.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 import { endMembership, recordMembershipEvent } from './membership-service.js';
 import { chargeRenewal } from './renewal-charge.js';
 import { resumeMembershipRow } from './resume.js';

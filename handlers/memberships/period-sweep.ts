@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { ClockSweep } from '../../runtime/clock-advance.js';
 import { addJob } from '../../runtime/jobs.js';
-import { inClockScope, sweepClockId } from '../sandbox/sweep-scope.js';
+import { inClockScope, sweepClockId } from '../shared/sweep-scope.js';
 import { MEMBERSHIP_PERIOD_STEP, membershipPeriodStep, periodStepJobKey } from './period-step.js';
 
 export const MEMBERSHIP_PERIOD_SWEEP = 'membership_period_sweep';

@@ -7,9 +7,7 @@ import { ApiError } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import type { Payment } from '../../generated/types.js';
-import { insertCharge } from '../payments/charge.js';
-import { savedMethodSource } from '../payments/payment-source.js';
-import { priceOf } from '../payments/pricing.js';
+import { insertCharge, savedMethodSource, priceOf } from '../payments/index.js';
 import { renewalCardOf } from './renewal-card.js';
 
 const TAX_COUNTRY = `select tax_country from payments where membership_id = $1 and tax_country is not null

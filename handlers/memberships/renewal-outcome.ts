@@ -1,8 +1,8 @@
 // What a renewal's outcome does to its membership, in the payment's transaction: success starts the next period
-// (fulfilment.ts calls renewalPaid), failure moves it to past_due and schedules the next retry (collection.ts calls
-// renewalFailed), or expires it when the schedule is exhausted (dunning.ts).
+// (fulfilment.ts calls renewalPaid), failure moves it to past_due and schedules the next retry (payments' collection
+// calls renewalFailed through payment-outcomes.ts), or expires it when the schedule is exhausted (dunning.ts).
 import type { Knex } from 'knex';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { clockNow } from '../../runtime/clock.js';

@@ -4,13 +4,12 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { needsAuthentication, type ThreeDSecurePolicy } from '../processor/processor.js';
-import type { CardBehaviour } from '../processor/cards.js';
+import { cardProcessor, type CardBehaviour, type ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { renewalCardOf } from './renewal-card.js';
-import { transition } from '../../runtime/state-machine.js';
-import { recordEvent } from '../../runtime/events.js';
+import { transition } from '../../generated/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
 import { nowMs } from '../shared/now.js';
-import { loadPaymentView } from '../payments/payment-view.js';
+import { loadPaymentView } from '../payments/index.js';
 
 const RENEWABLE = ['trialing', 'active', 'past_due'];
 
@@ -30,7 +29,7 @@ export async function renewalRetryChanges(db: Knex, payment: Row): Promise<Recor
   return {
     payment_method_id: card.id,
     payment_instrument: JSON.stringify({ brand: card.card_brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year }),
-    authentication: needsAuthentication(behaviour, payment.three_d_secure_policy as ThreeDSecurePolicy, false) ? 'required' : 'not_required',
+    authentication: cardProcessor().needsAuthentication(behaviour, payment.three_d_secure_policy as ThreeDSecurePolicy, false) ? 'required' : 'not_required',
   };
 }
 

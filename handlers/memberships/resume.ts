@@ -1,6 +1,6 @@
 // Resuming a paused membership, by POST /memberships/{id}/resume or at the resumes_at its pause named (period-step.ts).
 import type { Knex } from 'knex';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { recordMembershipEvent } from './membership-service.js';

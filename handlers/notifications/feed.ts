@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { resources } from '../../generated/resources.js';
 import { notFound } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 
 /** The user behind the token (the spec admits only user tokens to these operations). */
 export const callerId = (ctx: HandlerContext): string => ctx.principal.userId!;

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginateArray } from '../../runtime/pagination.js';
 import { callerId } from './feed.js';
 import { preferencesOf } from './preferences.js';

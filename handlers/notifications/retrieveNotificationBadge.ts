@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { callerId } from './feed.js';
 
 /** GET /notifications/unread_counts: unread notifications in all and per topic (the partial unread index). */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { callerId, topicOrNotFound } from './feed.js';
 import { preferencesOf } from './preferences.js';

@@ -5,10 +5,10 @@
 // has not ended earns floor(platform_fee * sales_percentage / 100) cents, in exact integer (BigInt) arithmetic: the
 // first tier (the account's referrer) and, only alongside it, the second tier (the referrer's own referrer). The
 // platform pays it out of its fee revenue into the partner's pending balance: the earning awaits the payment's
-// settlement (its funds clearing, handlers/partners/clear.ts), which makes it completed and available.
+// settlement (its funds clearing, handlers/ledger/clearing-partner-earnings.ts), which makes it completed and available.
 import type { Knex } from 'knex';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import type { Entry, Posting } from '../ledger/post.js';
+import { ledgerOf, PLATFORM } from '../ledger/index.js';
+import type { Entry, Posting } from '../ledger/index.js';
 import { newId } from '../../runtime/ids.js';
 import { SALES_PERCENTAGE } from './refer.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { pageOf } from './partner-access.js';
 

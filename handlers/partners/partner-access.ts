@@ -1,5 +1,5 @@
 // A partner reads only the partner businesses it referred: anyone else's is a 404, never leaked.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { pageWindow } from '../../runtime/pagination.js';
 import { readRow, selectRows, type Row } from '../../runtime/plain/stored-resource.js';

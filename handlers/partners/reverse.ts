@@ -14,8 +14,8 @@
 // from the wallet's pending bucket, which may go negative (a debt the wallet shows) where available may not: the
 // partner spending the commission must never block the buyer's refund.
 import type { Knex } from 'knex';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import type { Entry, Posting } from '../ledger/post.js';
+import { ledgerOf, PLATFORM } from '../ledger/index.js';
+import type { Entry, Posting } from '../ledger/index.js';
 import { newId } from '../../runtime/ids.js';
 import { nowMs } from '../shared/now.js';
 

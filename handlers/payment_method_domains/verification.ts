@@ -1,13 +1,13 @@
-// The ownership proof of a payment method domain: a DNS TXT record holding the registration's token. The sandbox
-// keeps its own TXT records (sandbox_dns_txt_records); the verify_payment_method_domain job reads them. The job
-// locks and re-reads the domain and does nothing unless it is still pending, so a job run twice, or after a delete,
-// is harmless.
+// The ownership proof of a payment method domain: a DNS TXT record holding the registration's token, which the
+// verify_payment_method_domain job looks up through the DNS port (dns-port.ts). The job locks and re-reads the
+// domain and does nothing unless it is still pending, so a job run twice, or after a delete, is harmless.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import { effectsOn } from '../../runtime/effects.js';
+import { effectsOn } from '../../generated/effects.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
+import { dns } from './dns-port.js';
 
 export const VERIFY_DOMAIN = 'verify_payment_method_domain';
 
@@ -21,8 +21,8 @@ export async function verifyPaymentMethodDomain(db: Knex, id: string): Promise<v
   await db.transaction(async (trx) => {
     const domain = await trx('payment_method_domains').where({ id }).forUpdate().first();
     if (!domain || domain.status !== 'pending') return;
-    const records: { value: string }[] = await trx('sandbox_dns_txt_records').where({ name: domain.txt_record_name }).select('value');
-    if (!records.some((r) => r.value === domain.verification_token)) {
+    const records = await dns().txtRecords(trx, domain.txt_record_name);
+    if (!records.includes(domain.verification_token)) {
       const error = records.length
         ? `The TXT record ${domain.txt_record_name} does not hold this domain's verification token`
         : `No TXT record ${domain.txt_record_name} was found`;

@@ -1,7 +1,7 @@
 // Finishing a payment's 3-D Secure step, for POST /payments/{id}/confirm_action and for the buyer on the sandbox's
 // authentication page: succeed moves it to processing and queues the collection; fail fails it.
-import type { Effects } from '../../runtime/effects.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { Effects } from '../../generated/effects.js';
+import { transition } from '../../generated/state-machine.js';
 import type { Payment } from '../../generated/types.js';
 import { COLLECT_PAYMENT } from './collection.js';
 import { endPayment } from './holds.js';

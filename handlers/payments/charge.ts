@@ -7,9 +7,9 @@ import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { addJobExpression, jobParams } from '../../runtime/jobs.js';
 import type { Payment } from '../../generated/types.js';
-import { effectivePolicy, needsAuthentication, type ThreeDSecurePolicy } from '../processor/processor.js';
+import { cardProcessor, type ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { usdMinorUnits } from '../shared/fx-rates.js';
-import { authenticationTokenHash } from '../sandbox/authentication-link.js';
+import { authenticationTokenHash } from '../shared/authentication-link.js';
 import { COLLECT_PAYMENT } from './collection.js';
 import { takeHolds } from './holds.js';
 import type { PaymentSource } from './payment-source.js';
@@ -51,9 +51,9 @@ export async function insertCharge(db: Knex, charge: Charge): Promise<Payment> {
   const total = price.subtotal - price.discount + price.tax;
   const accountPolicy = price.accountPolicy
     ?? (await db('accounts').where({ id: charge.accountId }).first('three_d_secure_policy')).three_d_secure_policy;
-  const policy = effectivePolicy((price.threeDSecurePolicy ?? accountPolicy) as ThreeDSecurePolicy, total);
+  const policy = cardProcessor().effectivePolicy((price.threeDSecurePolicy ?? accountPolicy) as ThreeDSecurePolicy, total);
   // A wallet authenticated the buyer on their device (its cryptogram): no 3-D Secure step on top.
-  const needsStep = !source.walletAuthenticated && needsAuthentication(source.behaviour, policy, source.buyerPresent);
+  const needsStep = !source.walletAuthenticated && cardProcessor().needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const stockHeld = price.stock !== null;
   // Takes nothing (and queries nothing) without a promo code or a limited stock.

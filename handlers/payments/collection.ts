@@ -2,15 +2,14 @@
 // idempotent: a payment no longer processing (already collected, voided, retried twice) is left alone.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import { recordEvent } from '../../runtime/events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { transition } from '../../generated/state-machine.js';
 import { endPayment } from './holds.js';
-import { cardBehaviourOf } from '../processor/card-behaviour.js';
-import { decideCharge } from '../processor/processor.js';
+import { cardProcessor } from '../shared/card-processor-port.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { settlePayment } from './settlement.js';
 import { nowMs } from '../shared/now.js';
-import { isRenewal, renewalFailed } from '../memberships/renewal-outcome.js';
+import { paymentOutcomes } from './payment-outcomes-port.js';
 
 export const COLLECT_PAYMENT = 'collect_payment';
 
@@ -19,7 +18,7 @@ export async function collectPayment(db: Knex, paymentId: string): Promise<void>
     const payment: PaymentRow | undefined = await trx('payments').where({ id: paymentId }).forUpdate().first();
     if (!payment || payment.status !== 'processing') return;
     const emit = (type: Parameters<typeof recordEvent>[1], accountId: string | null, data: unknown) => recordEvent(trx, type, accountId, data);
-    const decision = decideCharge(await cardBehaviourOf(trx, payment), payment.authentication);
+    const decision = cardProcessor().decideCharge(await cardProcessor().cardBehaviourOf(trx, payment), payment.authentication);
     const stamp = nowMs(trx);
     if (!decision.approved) {
       // Declined: the promo redemption and the stock unit go back (holds.ts).
@@ -30,7 +29,7 @@ export async function collectPayment(db: Knex, paymentId: string): Promise<void>
         updated_at: stamp,
       });
       // A declined renewal: the membership goes past_due with the next retry on the payment, or expires (dunning).
-      if (isRenewal(payment)) await renewalFailed(trx, payment);
+      await paymentOutcomes().declined(trx, payment);
       await emit('payment.failed', payment.account_id, await loadPaymentView(trx, paymentId));
     } else if (!payment.capture) {
       await trx('payments').where({ id: paymentId }).update({

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { finishPaymentAuthentication } from './authentication.js';
 import { findPayment } from './find-payment.js';
 

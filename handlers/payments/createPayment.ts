@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { insertCharge } from './charge.js';
 import { resolveSource } from './payment-source.js';
 import { priceOf } from './pricing.js';

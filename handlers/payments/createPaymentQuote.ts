@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { calculateTax } from '../shared/tax.js';
 import { money } from '../../runtime/money.js';

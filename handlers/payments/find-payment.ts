@@ -3,7 +3,7 @@
 // (403). The buyer's own token is refused, not hidden: the payment is theirs, but native payment reads are not
 // served to buyers (403).
 import { forbidden } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned, type OwnRows } from '../../runtime/ownership.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';

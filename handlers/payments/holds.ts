@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import type { PaymentRow } from './payment-view.js';
 
 // Fixed SQL on plain pg (runtime/request-db.ts query): take runs on POST /payments, only when there is something to take.

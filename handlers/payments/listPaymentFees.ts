@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { money } from '../../runtime/money.js';
 import { findPayment } from './find-payment.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { walkOf, whereEqual } from '../../runtime/filters.js';
 import { whereOwned } from '../../runtime/ownership.js';

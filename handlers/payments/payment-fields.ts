@@ -1,6 +1,6 @@
 // Payment fields only code can say (spec/areas/payments.yaml table.columns): read from the payment's own row.
 import type { Money, Payment } from '../../generated/types.js';
-import { paymentNextAction } from '../sandbox/authentication-link.js';
+import { paymentNextAction } from '../shared/authentication-link.js';
 import { money } from '../../runtime/money.js';
 import { receiptUrl } from './receipts.js';
 

@@ -1,10 +1,10 @@
 // Where the money comes from: a confirmation token (spent here, buyer present) or a member's saved method.
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { query } from '../../runtime/request-db.js';
-import type { CardBehaviour } from '../processor/cards.js';
-import { isWallet, walletRefusal } from '../payment_method_domains/wallets.js';
+import type { CardBehaviour } from '../shared/card-processor-port.js';
+import { isWallet, walletRefusal } from '../payment_method_domains/index.js';
 import { variantPriceSql, type VariantRow } from './pricing.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,

@@ -3,9 +3,10 @@
 import type { Knex } from 'knex';
 import type { Payment } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
-import { readView, type Row } from '../../runtime/plain/stored-resource.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 
-export type PaymentRow = Row & { status: string };
+export type { PaymentRow };
 
 /** A payment as it is now (after a write), read with its buyer in one statement. */
 export const loadPaymentView = (db: Knex, id: string): Promise<Payment> => readView(db, resources.Payment, id);

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
 import { calculateTax } from '../shared/tax.js';
 import { basisPointsOf } from '../shared/money.js';
-import type { ThreeDSecurePolicy } from '../processor/processor.js';
+import type { ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { usdRateOf } from '../shared/fx-rates.js';
 
 export interface Price {

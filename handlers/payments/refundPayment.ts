@@ -1,11 +1,10 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
-import { transition } from '../../runtime/state-machine.js';
-import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
+import { transition } from '../../generated/state-machine.js';
+import { createPendingRefund, refundableRemaining, refuseChargedBack } from '../refunds/index.js';
 import { findPayment } from './find-payment.js';
 import { loadPaymentView } from './payment-view.js';
 import { minorAmount } from '../shared/money.js';
-import { refuseChargedBack } from '../disputes/charged-back.js';
 
 /**
  * POST /payments/{id}/refund: a pending refund of partial_amount (else all that remains), settled in the

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import type { PaymentStatus } from '../../generated/types.js';
 import { findPayment } from './find-payment.js';
-import { paymentNextAction } from '../sandbox/authentication-link.js';
+import { paymentNextAction } from '../shared/authentication-link.js';
 
 /** GET /payments/{id}/status: the payment's state alone, with the payment's access rules. */
 export const retrievePaymentStatus: Handler<'retrievePaymentStatus'> = async ({ path }, ctx) => {

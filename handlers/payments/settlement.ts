@@ -3,26 +3,24 @@
 // transaction, or none of them does.
 import type { Knex } from 'knex';
 import type { EventType } from '../../generated/spec-data.js';
-import { transition } from '../../runtime/state-machine.js';
-import { resources } from '../../generated/resources.js';
-import { membershipEventData } from '../memberships/membership-events.js';
-import { feesFor } from '../processor/processor.js';
-import { savedMethodId } from '../setup_intents/save-setup-intent.js';
-import { fulfil } from './fulfilment.js';
+import { transition } from '../../generated/state-machine.js';
+import { cardProcessor } from '../shared/card-processor-port.js';
+import { savedMethodId } from '../setup_intents/index.js';
+import { paymentOutcomes } from './payment-outcomes-port.js';
 import { settledEntry } from './ledger.js';
-import { postEntries } from '../ledger/post.js';
+import { postEntries } from '../ledger/index.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
-import { queueNetworkReport } from '../disputes/network-report.js';
-import { accruePartnerEarning } from '../partners/accrue.js';
-import { countSettledVolume } from '../accounts/lifetime-volume.js';
+import { settlementScheme } from './card-scheme-port.js';
+import { accruePartnerEarning } from '../partners/index.js';
+import { countSettledVolume } from '../accounts/index.js';
 
 export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
 
 export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succeed' | 'capture', emit: Emit): Promise<void> {
   const status = transition('Payment', payment.status, action);
   const total = Number(payment.total);
-  const fees = feesFor(total);
+  const fees = cardProcessor().feesFor(total);
   const stamp = nowMs(db);
   const fee = (type: string, origin: string, label: string, description: string, amount: number) => ({
     payment_id: payment.id, type, origin, label, description, amount, currency: payment.currency,
@@ -39,7 +37,7 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   // The seller's lifetime volume grows by usd_total and any milestone it reaches pays its reward, posted with the rest.
   const rewards = await countSettledVolume(db, payment.id, emit);
   await postEntries(db, [settled, ...(earned ? [earned] : []), ...rewards]);
-  const fulfilment = await fulfil(db, payment);
+  const fulfilment = await paymentOutcomes().paid(db, payment);
   const paymentMethodId = await savedCard(db, payment, fulfilment.memberId) ?? payment.payment_method_id;
   await db('payments').where({ id: payment.id }).update({
     status,
@@ -53,9 +51,9 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
     updated_at: stamp,
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
-  if (fulfilment.activated) await emit('membership.activated', payment.account_id, membershipEventData(resources.Membership.view(fulfilment.activated)));
+  if (fulfilment.activated) await emit('membership.activated', payment.account_id, fulfilment.activated);
   // The sandbox card network's test cards report on the payment later (chargebacks, alerts: README).
-  await queueNetworkReport(db, payment);
+  await settlementScheme().settled(db, payment);
 }
 
 /** With save_payment_method, the confirmation token's card becomes a saved method of the buyer's member (now that

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
 import { COLLECT_PAYMENT, collectPaymentTask } from './collection.js';
-import { REFUND_PAYMENT, refundPaymentTask } from '../refunds/settle-refund.js';
+import { REFUND_PAYMENT, refundPaymentTask } from '../refunds/index.js';
 
 export function paymentTasks(db: Knex): TaskList {
   return {

@@ -1,5 +1,5 @@
-import type { Handler } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { Handler } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import { nowMs } from '../shared/now.js';
 import { findPayment } from './find-payment.js';
 import { loadPaymentView } from './payment-view.js';

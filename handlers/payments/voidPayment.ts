@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { findPayment } from './find-payment.js';
 import { nowMs } from '../shared/now.js';
 import { endPayment } from './holds.js';

@@ -1,5 +1,5 @@
-import type { Handler } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { Handler } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import { findPayout } from './find-payout.js';
 import { payoutView } from './payout-view.js';
 import { releasePayout } from './payout-ledger.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { requestPayout } from './request-payout.js';
 
 /** POST /payouts: a payout from the owner's balance to one of its payout methods (request-payout.ts). */

@@ -1,6 +1,6 @@
 // One payout for an operation on /payouts/{id} or /withdrawals/{id}: an account's by the scope on it (404 when the
 // account is invisible, 403 without the scope), a personal wallet's by its user's own token only (404 otherwise).
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { forbidden, notFound } from '../../runtime/errors.js';
 import { findPayoutRow, type PayoutRow } from './payout-view.js';
 import { mayActOn } from './payout-owner.js';

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
 import { query, withConnection } from '../../runtime/request-db.js';
 import { usdMinorUnits, usdRateOf } from '../shared/fx-rates.js';
-import { holdFunds } from '../accounts/payment-controls.js';
+import { holdFunds } from '../accounts/index.js';
 
 /** 10,000.00 USD: the lifetime payouts an unverified account may make. */
 export const KYC_PAYOUT_LIMIT_USD = 1_000_000;

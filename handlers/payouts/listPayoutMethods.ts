@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { ownerOf } from './payout-owner.js';
 import { railOf } from './rails.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginateArray } from '../../runtime/pagination.js';
 import { supportedPayoutMethods } from '../shared/reference-tables.js';
 import { railView } from './rails.js';

@@ -4,8 +4,7 @@
 // returns the reservation; a reversal brings the net amount back. Entry ids are the payout's and the step's, so a
 // step re-run by a job cannot post twice.
 import type { Knex } from 'knex';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import { postEntry, type Entry } from '../ledger/post.js';
+import { ledgerOf, PLATFORM, postEntry, type Entry } from '../ledger/index.js';
 import type { PayoutRow } from './payout-view.js';
 
 const amounts = (p: PayoutRow) => ({ amount: Number(p.amount), fee: Number(p.fee_amount), net: Number(p.net_amount) });

@@ -2,8 +2,8 @@
 // when account_id is sent) or the caller's own user (their personal wallet: only their own user token). The side is
 // what the ledger calls it (handlers/ledger/ledgers.ts).
 import { forbidden, invalid } from '../../runtime/errors.js';
-import type { HandlerContext } from '../../runtime/handler.js';
-import { isSelf } from '../users/user-view.js';
+import type { HandlerContext } from '../../generated/handler.js';
+import { isSelf } from '../users/index.js';
 
 export interface Owner { account_id: string | null; user_id: string | null; side: string }
 

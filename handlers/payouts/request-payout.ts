@@ -1,18 +1,17 @@
 // The one code path that requests a payout: POST /payouts and, at pins before 2026-08-21, POST /withdrawals.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import type { CreatePayoutInput, Payout } from '../../generated/types.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { addJobExpression, jobParams } from '../../runtime/jobs.js';
-import { ledgerOf } from '../ledger/ledgers.js';
+import { ledgerOf, insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/index.js';
 import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
 import { feeOf, formatAmount, parseAmount } from './payout-money.js';
 import { reservation } from './payout-ledger.js';
-import { insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/post.js';
 import { payoutView, type PayoutRow } from './payout-view.js';
-import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
+import { payoutRail } from './payout-rail-port.js';
 import { checkKycGate } from './kyc-gate.js';
 
 // Fixed SQL on plain pg (runtime/request-db.ts query). The method with what its owner's payouts need: the account's
@@ -74,12 +73,13 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   // INSERT_PAYOUT has room for exactly two postings; a zero one would be dropped (the amount exceeds the fee, so
   // neither is), and a mismatch should say so rather than fail on pg's parameter count.
   if (reserved.length !== 2 * POSTING_PARAMS) throw new Error(`a payout reserves with two postings, got ${reserved.length / POSTING_PARAMS}`);
+  const handOver = payoutRail().handOver(id);
   const [row] = await refusingOverdraft('amount', () => query(ctx.db, INSERT_PAYOUT, [
     id, owner.account_id, owner.user_id, ledgerId, method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
     rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
-    ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }), ...reserved,
+    ...jobParams(handOver.task, handOver.payload, handOver.options), ...reserved,
   ]));
   const view = await payoutView(ctx.db, { ...row, $method: method });
   await ctx.emit('payout.created', owner.account_id, view);

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { findPayout } from './find-payout.js';
 import { withdrawalView } from './withdrawal-view.js';
 

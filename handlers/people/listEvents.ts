@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 
 /** GET /events (plain list): identifier names a person by its id or by any of its identities (identities are unique
  * per account and kind, so a value names at most one person per kind; a value two kinds share names both). */

@@ -2,7 +2,7 @@
 // [s, e) (from and to widened to UTC quarter-hours) is the day rows of [day(s), day(e)), less G(s), plus G(e),
 // where G(t) is what t's day row counts before t: its hour rows before hour(t) and the quarter-hour rows of
 // [hour(t), t) (the decomposition of handlers/stats/series.ts). Cost: the window's days plus two edges.
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { parseInstant } from '../../runtime/instant.js';
 import { query } from '../../runtime/request-db.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { specData } from '../../generated/spec-data.js';
 import { resolveResource } from './resource-kinds.js';

@@ -1,4 +1,4 @@
-import type { DeleteHook } from '../../runtime/plain/hooks.js';
+import type { DeleteHook } from '../../generated/plain-hooks.js';
 import { nowMs } from '../shared/now.js';
 
 /** DELETE /products/{id} (plain soft delete): the product's live variants are deleted with it, so they stop selling. */

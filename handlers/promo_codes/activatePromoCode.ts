@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { moveStatus } from './promo-code-status.js';
 
 /** POST /promo_codes/{id}/activate */

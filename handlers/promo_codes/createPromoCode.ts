@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
-import { isUniqueViolation } from '../accounts/account-service.js';
+import { isUniqueViolation } from '../accounts/index.js';
 import { checkCodeFree, checkDiscount, checkExpiry, checkRestrictions, codeTaken, CODE_CONSTRAINT } from './promo-code-rules.js';
 import { resources } from '../../generated/resources.js';
 

@@ -1,7 +1,7 @@
 // Status moves of a promo code, as spec/areas/promo_codes.yaml's state machine allows them.
 import type { PromoCode } from '../../generated/types.js';
-import type { HandlerContext } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { HandlerContext } from '../../generated/handler.js';
+import { transition } from '../../generated/state-machine.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';

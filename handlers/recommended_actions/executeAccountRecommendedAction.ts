@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { recommendedActions } from './rules.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { recommendedActions } from './rules.js';
 
 /** GET /accounts/{id}/recommend_actions: the runtime has checked company:basic:read on the account. */

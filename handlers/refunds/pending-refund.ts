@@ -3,12 +3,12 @@
 // dispute resolution and a Resolution Center case's refund all make refunds this one way.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
 import { REFUND_PAYMENT } from './settle-refund.js';
 
-import type { PaymentRow } from '../payments/payment-view.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 
 type RefundablePayment = PaymentRow;
 

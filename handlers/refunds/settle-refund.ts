@@ -3,17 +3,16 @@
 // refund changes. Idempotent: a refund no longer pending is left alone.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
-import { transition } from '../../runtime/state-machine.js';
-import { decideRefund } from '../processor/processor.js';
-import { cardBehaviourOf } from '../processor/card-behaviour.js';
-import { refundEntry } from '../payments/ledger.js';
-import { recordEvent } from '../../runtime/events.js';
+import { transition } from '../../generated/state-machine.js';
+import { cardProcessor } from '../shared/card-processor-port.js';
+import { refundEntry } from './refund-ledger.js';
+import { recordEvent } from '../../generated/events.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { preventByRefund } from '../disputes/prevent-by-refund.js';
-import { closeOnFullRefund } from '../resolution_center_cases/case-steps.js';
-import { reversePartnerEarning } from '../partners/reverse.js';
-import { recountVolume } from '../accounts/lifetime-volume.js';
+import { refundFollowUps } from './refund-follow-ups-port.js';
+import { postEntries } from '../ledger/index.js';
+import { reversePartnerEarning } from '../partners/index.js';
+import { recountVolume } from '../accounts/index.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -23,7 +22,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     if (!refund || refund.status !== 'pending') return;
     const payment = await trx('payments').where({ id: refund.payment_id }).forUpdate().first();
     const stamp = nowMs(trx);
-    const decision = decideRefund(await cardBehaviourOf(trx, payment));
+    const decision = cardProcessor().decideRefund(await cardProcessor().cardBehaviourOf(trx, payment));
     if (!decision.approved) {
       const [failed] = await trx('refunds').where({ id: refundId })
         .update({ status: transition('Refund', refund.status, 'fail'), failure_reason: decision.reason, updated_at: stamp }).returning('*');
@@ -43,16 +42,17 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       updated_at: stamp,
     });
     // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/prevent-by-refund.ts),
-    // which posts the refund's entry with the disputes' returns.
+    // and the refund's entries are posted with the disputes' returns.
     // The partner's commission on what went back to the buyer is taken back with it (handlers/partners/reverse.ts).
     const reversal = await reversePartnerEarning(trx, payment.id, refund.id, 'refund');
     await recountVolume(trx, payment.id); // the seller's lifetime volume loses what went back (accounts/lifetime-volume.ts)
-    await preventByRefund(trx, payment, [
+    const own = [
       await refundEntry(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount }),
       ...(reversal ? [reversal] : []),
-    ]);
+    ];
+    await postEntries(trx, [...own, ...await refundFollowUps().preventChargebacks(trx, payment)]);
     // A payment refunded in full ends its Resolution Center case (handlers/resolution_center_cases/case-steps.ts).
-    if (refunded >= total) await closeOnFullRefund(trx, payment.id, refund.id);
+    if (refunded >= total) await refundFollowUps().refundedInFull(trx, payment.id, refund.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }

@@ -1,6 +1,6 @@
 // ResolutionCenterCase fields only code can say (spec/areas/resolution_center_cases.yaml table.columns).
 import type { ResolutionCenterCase } from '../../generated/types.js';
-import { canTransition } from '../../runtime/state-machine.js';
+import { canTransition } from '../../generated/state-machine.js';
 
 type Action = ResolutionCenterCase['available_actions'][number];
 const MERCHANT_ACTIONS: Action[] = ['respond', 'refund', 'escalate', 'close'];

@@ -4,19 +4,19 @@
 // transaction.
 import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
-import { recordEvent } from '../../runtime/events.js';
+import { recordEvent } from '../../generated/events.js';
 import { newId } from '../../runtime/ids.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import type { StateAction } from '../../generated/spec-data.js';
 import { resources } from '../../generated/resources.js';
 import { readRow, readView } from '../../runtime/plain/stored-resource.js';
 import type { ResolutionCenterCase } from '../../generated/types.js';
-import type { PaymentRow } from '../payments/payment-view.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 import { nowMs } from '../shared/now.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import { readyFiles } from '../files/ready-files.js';
-import { lockWithPayment } from '../payments/lock-with-payment.js';
+import { readyFiles } from '../files/index.js';
+import { lockWithPayment } from '../shared/lock-with-payment.js';
 
 export const CASE_DEADLINE = 'resolution_case_deadline';
 export const CASE_REVIEW = 'resolution_case_review';
@@ -100,7 +100,7 @@ export async function closeOnChargeback(db: Knex, paymentId: string, disputeId: 
   }
 }
 
-/** A refund settled and left the payment refunded in full (handlers/refunds/settle-refund.ts, in its transaction):
+/** A refund settled and left the payment refunded in full (handlers/refunds/refund-follow-ups-port.ts, in its transaction):
  * the buyer has the money, so the open case ends refunded, with that refund. */
 export async function closeOnFullRefund(db: Knex, paymentId: string, refundId: string): Promise<void> {
   const c = await openCaseOf(db, paymentId);

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, moveCase, checkAttachments } from './case-steps.js';
 
 /** POST /resolution_center_cases/{id}/close: the merchant ends a case whose buyer has its answer (outcome closed). */

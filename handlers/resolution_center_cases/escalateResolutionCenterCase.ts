@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, checkAttachments } from './case-steps.js';
 import { escalateCase } from './platform.js';
 

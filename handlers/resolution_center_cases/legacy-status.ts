@@ -1,6 +1,6 @@
 // The official client's status words (versions before 2026-07-30): one word for the side a case waits on or, once
-// closed, for its result. The one table both directions read: the older shape (handlers/versions/
-// resolutionCaseLegacyShape.ts) and the older list filter statuses[] (listResolutionCenterCases.ts).
+// closed, for its result. The one table both directions read: the older shape (spec/versions/2026-07-30/
+// resolution-center-native.ts) and the older list filter statuses[] (listResolutionCenterCases.ts).
 
 /** Each word: the status it stands for and, for a closed case, the outcomes. The client's merchant_info_needed and
  * customer_info_needed have no case here (the platform never asks for information), so they match nothing. */

@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 import { LEGACY_STATUS } from './legacy-status.js';
 
 /** GET /resolution_center_cases (plain list): older versions' statuses[] (the official client's words) match the

@@ -1,11 +1,11 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { refundableRemaining } from '../refunds/pending-refund.js';
-import type { PaymentRow } from '../payments/payment-view.js';
+import { refundableRemaining } from '../refunds/index.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 import { queueDeadline, record, checkAttachments, RESPONSE_WINDOW_SECONDS } from './case-steps.js';
 
 const refused = (message: string) => new ApiError(400, 'invalid_state', message, 'payment_id', { 'x-should-retry': 'false' });

@@ -1,6 +1,7 @@
-// The platform's side of a case, simulated in the sandbox as background jobs (graphile-worker) with real state: the
-// merchant's deadline, which escalates an unanswered case, and the platform's review of an escalated one, which
-// rules for the merchant or lets the buyer's bank charge the payment back (a dispute, handlers/disputes/network.ts).
+// The platform's side of a case, as background jobs (graphile-worker) with real state: the merchant's deadline,
+// which escalates an unanswered case, and the platform's review of an escalated one (asked through
+// platform-port.ts), whose ruling for the merchant or for a chargeback (a dispute, handlers/disputes/network.ts) this
+// area applies.
 // Each job is one transaction that locks the payment, then the case, re-reads it and does nothing when the case has
 // moved on, so a re-run job is harmless.
 import type { Knex } from 'knex';
@@ -11,11 +12,10 @@ import type { ResolutionCenterCase } from '../../generated/types.js';
 import { openDispute } from '../disputes/network.js';
 import { networkDelay } from '../disputes/submit.js';
 import { CASE_DEADLINE, CASE_REVIEW, lockCase, moveCase, type CaseRow, type Step } from './case-steps.js';
+import { casePlatform } from './platform-port.js';
 
 /** The review's delay, in seconds, scaled by DISPUTE_NETWORK_SECONDS like the sandbox network's steps. */
 const REVIEW_SECONDS = 60;
-/** In the sandbox, a merchant message containing this wins the platform's review (as a dispute's evidence does). */
-const WINNING = 'winning_evidence';
 
 /** The chargeback reason a case's complaint becomes. */
 const DISPUTE_REASON: Record<string, string> = {
@@ -42,16 +42,19 @@ export async function escalateUnanswered(db: Knex, caseId: string): Promise<void
   });
 }
 
-/** The platform's ruling on an escalated case: for the merchant when a merchant message carries the sandbox's winning
- * text; else the payment is charged back (a dispute, or the one the network already opened). */
+/** The platform's ruling on an escalated case, applied: closed for the merchant; or the payment charged back (a
+ * dispute, or the one the network already opened). */
 export async function reviewCase(db: Knex, caseId: string): Promise<void> {
   await db.transaction(async (trx) => {
     const locked = await lockCase(trx, caseId);
     if (!locked || locked.row.status !== 'awaiting_platform') return;
     const { row: c, payment } = locked;
-    const won = await trx('resolution_center_case_events').where({ case_id: c.id, actor: 'merchant' })
-      .whereRaw('strpos(message, ?) > 0', [WINNING]).first('id');
-    if (won) {
+    const messages: (string | null)[] = await trx('resolution_center_case_events').where({ case_id: c.id, actor: 'merchant' })
+      .orderBy('created_at').orderBy('id').pluck('message');
+    const ruling = await casePlatform().review({
+      id: c.id, reason: c.reason, merchant_messages: messages.filter((m): m is string => typeof m === 'string'),
+    });
+    if (ruling === 'merchant_won') {
       await moveCase(trx, c, 'rule_for_merchant', { actor: 'platform', action: 'ruled_for_merchant' }, 'resolution_center_case.closed',
         { outcome: 'merchant_won' });
       return;

@@ -1,8 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
-import { transition } from '../../runtime/state-machine.js';
-import { refuseChargedBack } from '../disputes/charged-back.js';
-import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
+import { transition } from '../../generated/state-machine.js';
+import { refuseChargedBack, createPendingRefund, refundableRemaining } from '../refunds/index.js';
 import { lockOwnedCase, moveCase, checkAttachments } from './case-steps.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, moveCase, checkAttachments } from './case-steps.js';
 
 /** POST /sandbox/resolution_center_cases/{id}/reply: the buyer answers; the merchant has a fresh response_due_at. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, moveCase } from './case-steps.js';
 
 /** POST /sandbox/resolution_center_cases/{id}/withdraw: the buyer withdraws the case (outcome withdrawn). */

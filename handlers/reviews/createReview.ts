@@ -1,10 +1,10 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { conflict, forbidden, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { queueModeration } from './moderate.js';
-import { readyFiles } from '../files/ready-files.js';
+import { readyFiles } from '../files/index.js';
 
 /** Payments that mean the member paid for the product (a refund later does not undo having paid). */
 const PAID = ['succeeded', 'refunded', 'partially_refunded'];

@@ -1,4 +1,4 @@
-import type { ListHook } from '../../runtime/plain/hooks.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 
 /** GET /reviews (plain list): one product's reviews; min_stars and max_stars are inclusive bounds, as the official
  * client has them. The product's account is named too: the list names no account, and without it the planner

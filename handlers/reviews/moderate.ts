@@ -1,16 +1,16 @@
-// The sandbox moderator (moderate_review job): publishes a pending review, or removes it when its title or
-// description contains "[remove]". The review is locked and re-read, so a rerun finds it moderated and does nothing.
+// The moderate_review job: asks the moderator (moderator-port.ts) about a pending review and publishes or removes
+// it. The review is locked and re-read, so a rerun finds it moderated and does nothing.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
-import { recordEvent } from '../../runtime/events.js';
-import { transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { transition } from '../../generated/state-machine.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
+import { moderator } from './moderator-port.js';
 
 export const MODERATE_TASK = 'moderate_review';
-export const REMOVE_MARKER = '[remove]';
 
 export async function queueModeration(db: Knex, reviewId: string): Promise<void> {
   await addJob(db, MODERATE_TASK, { review_id: reviewId }, { jobKey: `${MODERATE_TASK}:${reviewId}` });
@@ -21,7 +21,7 @@ export async function moderateReview(db: Knex, reviewId: string): Promise<string
   return db.transaction(async (trx) => {
     const row = await trx('reviews').where({ id: reviewId }).forUpdate().first();
     if (!row || row.status !== 'pending') return null;
-    const refused = [row.title, row.description].some((text) => typeof text === 'string' && text.includes(REMOVE_MARKER));
+    const refused = (await moderator().moderate({ title: row.title, description: row.description })) === 'remove';
     const status = transition('Review', row.status, refused ? 'remove' : 'publish');
     await trx('reviews').where({ id: reviewId })
       .update({ status, published_at: refused ? null : nowMs(trx), updated_at: nowMs(trx) });

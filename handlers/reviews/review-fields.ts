@@ -1,7 +1,7 @@
 // Review fields only code can say (spec/areas/reviews.yaml table.columns), from the review's statement.
 import type { ReviewAttachment } from '../../generated/types.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { downloadUrl } from '../files/file-links.js';
+import { downloadUrl } from '../files/index.js';
 
 /** The attached files (`$attachments`: id, filename, content_type, visibility each), with their download links. */
 export function attachmentsOf(row: Row): ReviewAttachment[] {

@@ -1,7 +1,7 @@
 // Finishing a setup intent's 3-D Secure step, for POST /setup_intents/{id}/confirm_action and for the buyer on the
 // sandbox's authentication page: only a requires_action intent moves (complete_action / fail_action).
-import type { Effects } from '../../runtime/effects.js';
-import { transition } from '../../runtime/state-machine.js';
+import type { Effects } from '../../generated/effects.js';
+import { transition } from '../../generated/state-machine.js';
 import { AUTHENTICATION_FAILED } from './card-outcome.js';
 import { applyChange, savedChange } from './save-setup-intent.js';
 import { setupIntentView, type SetupIntentRow } from './setup-intent-view.js';

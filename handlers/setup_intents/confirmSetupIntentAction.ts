@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
-import { buyerCannotManage } from '../memberships/readable-rows.js';
+import { buyerCannotManage } from '../shared/buyer-rows.js';
 import { finishSetupIntentAuthentication } from './authentication.js';
 import { setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 

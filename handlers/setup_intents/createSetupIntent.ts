@@ -1,4 +1,4 @@
-import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { Operations } from '../../generated/types.js';
 import { seal } from '../../runtime/sealed-secrets.js';
 import { newId, randomToken } from '../../runtime/ids.js';

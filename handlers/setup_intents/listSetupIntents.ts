@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { whereReadable } from '../memberships/readable-rows.js';
+import { whereReadable } from '../shared/buyer-rows.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 
 /** GET /setup_intents: every readable setup intent, newest first; client_secret is never shown on list rows. */

@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
-import { buyerReads } from '../memberships/readable-rows.js';
+import { buyerReads } from '../shared/buyer-rows.js';
 import { setupIntentRows, setupIntentView } from './setup-intent-view.js';
 
 /** GET /setup_intents/{id}: client_secret only for the account's payment:charge credential or the buyer's own token. */

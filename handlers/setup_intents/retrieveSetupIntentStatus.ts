@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import type { SetupIntentStatus } from '../../generated/types.js';
 import { requireOwned } from '../../runtime/ownership.js';
-import { buyerReads } from '../memberships/readable-rows.js';
-import { setupIntentNextAction } from '../sandbox/authentication-link.js';
+import { buyerReads } from '../shared/buyer-rows.js';
+import { setupIntentNextAction } from '../shared/authentication-link.js';
 
 /** GET /setup_intents/{id}/status: the setup intent's state alone, with GET /setup_intents/{id}'s access rules. */
 export const retrieveSetupIntentStatus: Handler<'retrieveSetupIntentStatus'> = async ({ path }, ctx) => {

@@ -5,10 +5,10 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { newId } from '../../runtime/ids.js';
-import { recordEvent } from '../../runtime/events.js';
-import { canTransition, transition } from '../../runtime/state-machine.js';
+import { recordEvent } from '../../generated/events.js';
+import { canTransition, transition } from '../../generated/state-machine.js';
 import { cardOutcome } from './card-outcome.js';
-import { authenticationTokenHash } from '../sandbox/authentication-link.js';
+import { authenticationTokenHash } from '../shared/authentication-link.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 import { nowMs } from '../shared/now.js';
 
@@ -74,7 +74,7 @@ export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<
     change = await savedChange(db, row, 'succeed', token);
     event = 'setup_intent.succeeded';
   } else if (outcome.kind === 'requires_3ds') {
-    // Stored without the url, which views make again from the id (handlers/sandbox/authentication-link.ts).
+    // Stored without the url, which views make again from the id (handlers/shared/authentication-link.ts).
     const nextAction = { type: 'redirect_to_url', return_url: row.return_url };
     change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction),
       authentication_token: authenticationTokenHash(row.id) };

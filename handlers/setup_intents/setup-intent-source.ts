@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
 import type { Operations } from '../../generated/types.js';
-import { ensureMember } from '../members/member-service.js';
+import { ensureMember } from '../members/index.js';
 import { nowMs } from '../shared/now.js';
 import { clockNow } from '../../runtime/clock.js';
 

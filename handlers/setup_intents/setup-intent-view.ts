@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { SetupIntent } from '../../generated/types.js';
 import { unseal } from '../../runtime/sealed-secrets.js';
-import { setupIntentNextAction } from '../sandbox/authentication-link.js';
+import { setupIntentNextAction } from '../shared/authentication-link.js';
 
 export type SetupIntentRow = Record<string, any> & { id: string; account_id: string; user_id: string | null; status: string };
 

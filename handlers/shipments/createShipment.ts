@@ -1,10 +1,10 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { isUniqueViolation } from '../accounts/account-service.js';
+import { isUniqueViolation } from '../accounts/index.js';
 import { nowMs } from '../shared/now.js';
 import { carrierFor } from './carriers.js';
 

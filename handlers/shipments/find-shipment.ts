@@ -1,6 +1,6 @@
 // /shipments/{id} takes a shipment's id or its payment's id (one shipment per payment). Either way the shipment is
 // read through the declared resource and its account's visibility and scopes (404/403, runtime/ownership.ts).
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { notFound } from '../../runtime/errors.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';

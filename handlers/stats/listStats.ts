@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { catalogue } from './catalogue.js';
 
 /** GET /stats: the metric catalogue. */

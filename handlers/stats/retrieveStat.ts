@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { statSeries } from './series.js';
 
 /** GET /stats/{metric}: the deprecated path of GET /stats/time_series/{metric} (changelog entry 10), the same code. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { statSeries } from './series.js';
 
 /** GET /stats/time_series/{metric}: a metric of an account over a window. The runtime has checked the account

@@ -6,8 +6,7 @@ import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { parseInstant } from '../../runtime/instant.js';
-import { canonicalTimezone } from '../account_preferences/regional-settings.js';
-import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { canonicalTimezone, loadPreferences } from '../account_preferences/index.js';
 import { isLevel, isMetric, isMoney } from './catalogue.js';
 
 type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';

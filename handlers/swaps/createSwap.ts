@@ -1,10 +1,9 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
-import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
-import { ownBalanceOr, requireDestination } from '../deposits/destination.js';
+import { ledgerOf, PLATFORM, postEntry } from '../ledger/index.js';
+import { ownBalanceOr, requireDestination } from '../deposits/index.js';
 import { exchangeBetween, pairOf } from './fx.js';
 import { swapView } from './swap-view.js';
 

@@ -1,5 +1,5 @@
-import type { Handler } from '../../runtime/handler.js';
-import { formatAmount } from '../payouts/payout-money.js';
+import type { Handler } from '../../generated/handler.js';
+import { formatAmount } from '../payouts/index.js';
 import { exchangeOf, rateText, tokenView } from './fx.js';
 
 /** POST /swaps/quote: what a swap would exchange now, at the mid-market rate; writes nothing. */

@@ -7,7 +7,7 @@ import { invalid } from '../../runtime/errors.js';
 import { currencyDecimals } from '../../runtime/money.js';
 import { RATE_SCALE, usdRates } from '../shared/fx-rates.js';
 import { decimalText } from '../../runtime/decimal-money.js';
-import { parseAmount } from '../payouts/payout-money.js';
+import { parseAmount } from '../payouts/index.js';
 
 /** Stablecoins are held and credited as USD, 1:1. */
 const STABLECOINS = new Set(['USDC', 'USDT']);

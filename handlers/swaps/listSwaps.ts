@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { ownBalanceOr, requireDestination } from '../deposits/destination.js';
+import { ownBalanceOr, requireDestination } from '../deposits/index.js';
 import { swapView, type SwapRow } from './swap-view.js';
 
 /** GET /swaps: one balance's, newest first, keyset-paginated over (owner_id, created_at, id). */

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
-import { requireDestination } from '../deposits/destination.js';
+import { requireDestination } from '../deposits/index.js';
 import { swapView, type SwapRow } from './swap-view.js';
 
 /** GET /swaps/{id}: an account's with crypto_wallet:trade:read on it; a wallet's by its user's own token. Written, not

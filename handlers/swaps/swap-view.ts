@@ -1,7 +1,7 @@
 // Swap rows -> the Swap resource.
 import type { Swap } from '../../generated/types.js';
 import { currencyDecimals } from '../../runtime/money.js';
-import { formatAmount } from '../payouts/payout-money.js';
+import { formatAmount } from '../payouts/index.js';
 import { rateText } from './fx.js';
 
 export type SwapRow = Record<string, any>;

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { notFound } from '../../runtime/errors.js';
-import { transition } from '../../runtime/state-machine.js';
-import { isSelf } from '../users/user-view.js';
+import { transition } from '../../generated/state-machine.js';
+import { isSelf } from '../users/index.js';
 import { resources } from '../../generated/resources.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 

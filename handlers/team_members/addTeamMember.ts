@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,10 +1,10 @@
 // Loading a team member for an operation on it (runtime/ownership.ts: invisible accounts are 404, visible ones
 // without the scope 403). A user may act on their own membership where the operation allows it.
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import { isSelf } from '../users/user-view.js';
+import { isSelf } from '../users/index.js';
 
 export interface FindOptions {
   scope: string;

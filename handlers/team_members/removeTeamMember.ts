@@ -1,6 +1,6 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
-import { isSelf } from '../users/user-view.js';
+import { isSelf } from '../users/index.js';
 import { findTeamMember } from './find-team-member.js';
 import { requireGrantable } from './role-rules.js';
 import { resources } from '../../generated/resources.js';

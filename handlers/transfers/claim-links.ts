@@ -5,8 +5,8 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { Transfer } from '../../generated/types.js';
-import { effectsOn, type Effects } from '../../runtime/effects.js';
-import { transition } from '../../runtime/state-machine.js';
+import { effectsOn, type Effects } from '../../generated/effects.js';
+import { transition } from '../../generated/state-machine.js';
 import { newId } from '../../runtime/ids.js';
 import { trackingTokenHash } from './transfer-secrets.js';
 import { nowMs } from '../shared/now.js';

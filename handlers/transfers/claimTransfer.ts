@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import { ApiError, conflict, invalid, notFound } from '../../runtime/errors.js';
 import { claimShare, lockClaimLink } from './claim-links.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import type { Transfer } from '../../generated/types.js';
 import { conflict, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { pageWindow } from '../../runtime/pagination.js';
 import { query as fetchRows } from '../../runtime/request-db.js';
 import { isWallet, readableSides, requireSomeSide } from './transfer-access.js';

@@ -2,7 +2,7 @@
 // between wallets is still recorded, with no account.
 import type { EventType } from '../../generated/spec-data.js';
 import type { Transfer } from '../../generated/types.js';
-import type { Effects } from '../../runtime/effects.js';
+import type { Effects } from '../../generated/effects.js';
 import { isWallet } from './transfer-access.js';
 
 /** The event keeps no secret link (handlers/transfers/transfer-secrets.ts): a delivery puts tracking_url back. */

@@ -1,8 +1,7 @@
 // Transfers move money between sides (accounts, users' wallets, the platform) by balanced entries of the ledger
 // foundation (handlers/ledger/): this names the postings by side and resolves each side's ledger.
 import type { Knex } from 'knex';
-import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry as post } from '../ledger/post.js';
+import { ledgerOf, postEntry as post } from '../ledger/index.js';
 
 export interface Move {
   /** the side (biz_ or user_) whose balance moves, or 'platform' for the platform's fee revenue */

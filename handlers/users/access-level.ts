@@ -4,8 +4,8 @@
 // makes a customer.
 import type { Knex } from 'knex';
 import type { UserAccess } from '../../generated/types.js';
-import { holdsAccessGrantingMembership } from '../members/access-level.js';
-import type { Customers } from '../permissions/resource-kinds.js';
+import { holdsAccessGrantingMembership } from '../members/index.js';
+import type { Customers } from '../permissions/index.js';
 
 export async function accessLevel(db: Knex, userId: string, accountId: string, customers: Customers = {}): Promise<UserAccess['access_level']> {
   const teamMember = await db('team_members as tm')

@@ -1,7 +1,7 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
-import { customersOf, resolveResource } from '../permissions/resource-kinds.js';
-import { recordMemberOpened } from '../members/member-service.js';
+import { customersOf, resolveResource } from '../permissions/index.js';
+import { recordMemberOpened } from '../members/index.js';
 import { accessLevel } from './access-level.js';
 import { isSelf } from './user-view.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { conflict, forbidden, notFound } from '../../runtime/errors.js';
 import { isSelf, userFor } from './user-view.js';

@@ -4,7 +4,7 @@
 // other hardware id is refused with a 409.
 import { ApiError, conflict, invalid } from '../../runtime/errors.js';
 import type { V2Adapter } from '../../runtime/v2/route.js';
-import { ACCESS_GRANTING_STATUSES } from '../members/access-level.js';
+import { ACCESS_GRANTING_STATUSES } from '../members/index.js';
 
 const MAX_HARDWARE_ID = 200;
 

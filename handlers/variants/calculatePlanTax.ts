@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { calculateVariantTax } from './calculateVariantTax.js';
 
 /** The deprecated /plans route: the same implementation as calculateVariantTax (the runtime adds Deprecation and Link). */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { calculateTax } from '../shared/tax.js';
 import { loadVariant } from './load-variant.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { createVariant } from './createVariant.js';
 
 /** The deprecated /plans route: the same implementation as createVariant (the runtime adds Deprecation and Link). */

@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { createVariant as create } from './variant-service.js';
 
 /** POST /variants (and the deprecated POST /plans): the runtime has checked plan:create on account_id. */

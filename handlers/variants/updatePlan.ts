@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { updateVariant } from './updateVariant.js';
 
 /** The deprecated /plans route: the same implementation as updateVariant (the runtime adds Deprecation and Link). */

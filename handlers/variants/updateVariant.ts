@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { loadVariant } from './load-variant.js';
 import { updateVariant as update } from './variant-service.js';
 

@@ -1,10 +1,10 @@
 // Creating and changing variants: one implementation behind /variants, the deprecated /plans and inline variants of
 // checkout configurations.
 import type { Variant } from '../../generated/types.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { notFound } from '../../runtime/errors.js';
-import { isUniqueViolation } from '../accounts/account-service.js';
+import { isUniqueViolation } from '../accounts/index.js';
 import { dropNulls, mergeMetadata } from '../../runtime/metadata.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';

@@ -1,6 +1,6 @@
 // Signing the ads agreement: the account's preferences document holds it (ads_agreement, read-only to callers).
 import type { Knex } from 'knex';
-import { loadPreferencesForUpdate, savePreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferencesForUpdate, savePreferences } from '../account_preferences/index.js';
 
 export async function signAdsAgreement(db: Knex, accountId: string, printedName: string): Promise<void> {
   const prefs = await loadPreferencesForUpdate(db, accountId);

@@ -1,8 +1,8 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';
-import { loadPreferences, savePreferences } from '../account_preferences/preferences-store.js';
+import { loadPreferences, savePreferences } from '../account_preferences/index.js';
 import { ADS_AGREEMENT_VERSION, initialRequirements } from './requirements.js';
 
 /** POST /verifications: the account's open verification of that purpose, else a new one (the runtime checked

@@ -1,14 +1,14 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import { transition } from '../../runtime/state-machine.js';
+import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { readyFile } from '../files/ready-files.js';
+import { readyFile } from '../files/index.js';
 import { VALUE_FORMATS, type Requirement } from './requirements.js';
 import { reviewVerificationJob } from './review.js';
 import { signAdsAgreement } from './ads-agreement.js';
-import { releaseFunds } from '../accounts/payment-controls.js';
+import { releaseFunds } from '../accounts/index.js';
 
 type Answer = { id: string; file?: string; value?: string; address?: Record<string, unknown> };
 type Stored = Record<string, unknown[]>;

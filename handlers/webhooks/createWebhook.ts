@@ -1,4 +1,4 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';
 import { resources } from '../../generated/resources.js';

@@ -1,4 +1,4 @@
-import type { UpdateHook } from '../../runtime/plain/hooks.js';
+import type { UpdateHook } from '../../generated/plain-hooks.js';
 import { invalid } from '../../runtime/errors.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl } from './webhook-rules.js';
 

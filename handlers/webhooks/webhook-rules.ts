@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalid } from '../../runtime/errors.js';
 import { parseVersionDate } from '../../runtime/versions.js';
-import type { HandlerContext } from '../../runtime/handler.js';
+import type { HandlerContext } from '../../generated/handler.js';
 import { destinationRefusal, type Refusal } from '../../runtime/outbound-request.js';
 import { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from './destination-policy.js';
 import { specData } from '../../generated/spec-data.js';

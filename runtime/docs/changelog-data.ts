@@ -59,7 +59,7 @@ export interface ChangelogEntryView {
 
 /** generated/changelog.json */
 export interface ChangelogData {
-  /** newest first, like spec/versions.yaml */
+  /** newest first, like the version folders of spec/versions/ */
   versions: { date: string; description: string; entries: ChangelogEntryView[] }[];
   /** by the newer date: the diff from the version just before it */
   steps: Record<string, Diff>;

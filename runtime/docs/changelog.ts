@@ -2,17 +2,20 @@
 // between them, grouped as `npm run diff` groups them (generator/diff.ts; a test holds the two equal for every pair).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../project-root.js';
+import { api, whenInstalled } from '../api-definition.js';
 // The file's shape is defined here in runtime/ and written by the generator: the runtime imports nothing from generator/.
 import type { Change, ChangelogData, Diff } from './changelog-data.js';
 
 export type { Change, Diff, ChangelogData };
 
-const FILE = join(projectRoot, 'generated', 'changelog.json');
 let loaded: ChangelogData | null = null;
+whenInstalled(() => {
+  loaded = null;
+});
 
+/** The installed API's changelog.json, read once. */
 export function changelog(): ChangelogData {
-  loaded ??= JSON.parse(readFileSync(FILE, 'utf8')) as ChangelogData;
+  loaded ??= JSON.parse(readFileSync(join(api().documentsDir, 'changelog.json'), 'utf8')) as ChangelogData;
   return loaded;
 }
 

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'koa';
 import { ApiError } from '../errors.js';
-import { specData } from '../../generated/spec-data.js';
+import { api } from '../api-definition.js';
 import { referencePage } from './reference-page.js';
 import { changelogPage } from './changelog-page.js';
 import { changelog, crossing, versionOn } from './changelog.js';
@@ -26,7 +26,7 @@ function dateParam(ctx: Context, name: string): string | undefined {
   const raw = ctx.query[name];
   if (raw === undefined || raw === '') return undefined;
   const version = typeof raw === 'string' ? versionOn(changelog(), raw) : null;
-  if (!version) throw new ApiError(400, 'invalid_request', `${name} must be a date on or after the first version, ${specData.versions.at(-1)}`, name);
+  if (!version) throw new ApiError(400, 'invalid_request', `${name} must be a date on or after the first version, ${api().spec.versions.at(-1)}`, name);
   return version;
 }
 
@@ -40,14 +40,15 @@ function html(ctx: Context, body: string): void {
 export async function serveDocs(ctx: Context): Promise<boolean> {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
   const path = ctx.path.replace(/\/$/, '') || '/';
+  const { basePath, versions } = api().spec;
   if (path === DOCS_PATH) {
-    html(ctx, referencePage(specData.basePath, specData.versions, dateParam(ctx, 'version') ?? specData.versions[0]));
+    html(ctx, referencePage(basePath, versions, dateParam(ctx, 'version') ?? versions[0]));
     return true;
   }
   if (path === `${DOCS_PATH}/changelog`) {
     const from = dateParam(ctx, 'from');
     const to = dateParam(ctx, 'to');
-    const compared = from || to ? crossing(changelog(), from ?? specData.versions.at(-1)!, to ?? specData.versions[0]) : null;
+    const compared = from || to ? crossing(changelog(), from ?? versions.at(-1)!, to ?? versions[0]) : null;
     html(ctx, changelogPage(changelog(), compared));
     return true;
   }

@@ -1,8 +1,8 @@
-// Fields the head hides but older versions show (field_hidden in spec/versions.yaml): a stored resource's statement
+// Fields the head hides but older versions show (field_hidden in spec/versions/): a stored resource's statement
 // leaves them out, so the head never pays for them; for a caller of a version that shows them, the objects a handler
 // returned get them here, in one statement over the table's rows, before the response is rendered at that version.
 import type { Knex } from 'knex';
-import { resources, shownHidden } from '../../generated/resources.js';
+import { api } from '../api-definition.js';
 import { query } from '../request-db.js';
 import type { Row, StoredResource } from './stored-resource.js';
 
@@ -35,7 +35,8 @@ export async function fillHidden(db: Knex, resource: StoredResource<unknown>, fi
 
 /** Fills the hidden fields `version` shows of objects of `schema` (nothing when it shows none). */
 export async function fillHiddenAt(db: Knex, schema: string, version: string, objects: unknown[]): Promise<void> {
+  const { shownHidden, resources } = api();
   const fields = shownHidden[schema]?.[version];
-  const resource = (resources as Record<string, StoredResource<unknown>>)[schema];
+  const resource = resources[schema];
   if (fields && resource) await fillHidden(db, resource, fields, objects);
 }

@@ -1,24 +1,24 @@
 // The one piece of code a plain operation may hand its business rule to: handlers/<area>/<operationId>.ts exports
-// it under the operation's name, typed with one of these (the spec's `plain.hook` says in words what it does).
+// it under the operation's name, typed with one of these (the spec's `plain.hook` says in words what it does), by
+// way of generated/plain-hooks.ts, which names the operation and gives the context the API's event types and flags.
 import type { Knex } from 'knex';
-import type { Operations } from '../../generated/types.js';
-import type { HandlerContext } from '../handler.js';
+import type { HandlerContext, OperationTypes } from '../handler.js';
 import type { Row } from './stored-resource.js';
 
-type Input<K extends keyof Operations> = Operations[K]['input'];
+type Input<Op extends OperationTypes> = Op['input'];
 
 /** retrieve: a rule on the loaded row (throw to refuse). */
-export type RetrieveHook<K extends keyof Operations> = (row: Row, input: Input<K>, ctx: HandlerContext) => Promise<void> | void;
+export type RetrieveHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, input: Input<Op>, ctx: Context) => Promise<void> | void;
 
 /** list: a filter the declarations cannot say, added to the list's statement. */
-export type ListHook<K extends keyof Operations> = (rows: Knex.QueryBuilder, query: Input<K>['query'], ctx: HandlerContext) => Promise<void> | void;
+export type ListHook<Op extends OperationTypes, Context = HandlerContext> = (rows: Knex.QueryBuilder, query: Input<Op>['query'], ctx: Context) => Promise<void> | void;
 
 /** delete: a rule or a further write, in the request's transaction, before the row is deleted. */
-export type DeleteHook<K extends keyof Operations> = (row: Row, input: Input<K>, ctx: HandlerContext) => Promise<void> | void;
+export type DeleteHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, input: Input<Op>, ctx: Context) => Promise<void> | void;
 
 /** update: the body as it is to be written (checked and converted; throw to refuse), before the write. */
-export type UpdateHook<K extends keyof Operations> = (row: Row, body: NonNullable<Input<K>['body']>, ctx: HandlerContext) =>
-  Promise<NonNullable<Input<K>['body']>> | NonNullable<Input<K>['body']>;
+export type UpdateHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, body: NonNullable<Input<Op>['body']>, ctx: Context) =>
+  Promise<NonNullable<Input<Op>['body']>> | NonNullable<Input<Op>['body']>;
 
 /**
  * list, retrieve (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
@@ -26,4 +26,4 @@ export type UpdateHook<K extends keyof Operations> = (row: Row, body: NonNullabl
  * the page's views (a retrieve's one) with one statement for them all, never one per row; `rows[i]` is the row
  * `views[i]` was made from. A fill serves every operation whose query has its parameters (a list and its retrieve).
  */
-export type Fill<V, Q> = (query: Q, ctx: HandlerContext) => (views: V[], rows: readonly Row[]) => Promise<void>;
+export type Fill<V, Q, Context = HandlerContext> = (query: Q, ctx: Context) => (views: V[], rows: readonly Row[]) => Promise<void>;

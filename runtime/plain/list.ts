@@ -1,15 +1,14 @@
 // A plain list: one statement over the resource and its relations, narrowed to the named account or to every
 // account where the scope is held, filtered by the declared tests (and the hook's), paged by keyset; the fill (if
 // declared) computes its fields over the page's views.
-import type { Operations } from '../../generated/types.js';
-import type { Handler } from '../handler.js';
+import type { Handler, OperationTypes } from '../handler.js';
 import { applyFilters, keyedWalk, type Filter } from '../filters.js';
 import { whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { selectRows, type Row, type StoredResource } from './stored-resource.js';
 
-type Item<K extends keyof Operations> = Operations[K]['output'] extends { data: (infer V)[] } ? V : never;
+type Item<Op extends OperationTypes> = Op['output'] extends { data: (infer V)[] } ? V : never;
 
 export interface Sort {
   /** the column (table.column; a column of the resource's own table, read back from its rows for cursors) */
@@ -17,7 +16,7 @@ export interface Sort {
   kind: 'timestamp' | 'integer' | 'text';
 }
 
-export interface PlainList<K extends keyof Operations> {
+export interface PlainList<Op extends OperationTypes> {
   scope: string;
   /** the query parameter naming one account (`account: query.<name>`), or null */
   accountParam: string | null;
@@ -31,11 +30,11 @@ export interface PlainList<K extends keyof Operations> {
   sortParam: string | null;
   directionParam: string | null;
   idColumn: string;
-  hook?: ListHook<K>;
-  fill?: Fill<Item<K>, Operations[K]['input']['query']>;
+  hook?: ListHook<Op>;
+  fill?: Fill<Item<Op>, Op['input']['query']>;
 }
 
-export function plainList<K extends keyof Operations>(resource: StoredResource<Item<K>>, options: PlainList<K>): Handler<K> {
+export function plainList<Op extends OperationTypes>(resource: StoredResource<Item<Op>>, options: PlainList<Op>): Handler<Op> {
   const defaultSort = Object.keys(options.sorts)[0];
   return async (input, ctx) => {
     const query = input.query as Record<string, any>;
@@ -56,6 +55,6 @@ export function plainList<K extends keyof Operations>(resource: StoredResource<I
     });
     const data = rows.map(resource.view);
     if (fill && data.length) await fill(data, rows);
-    return { data, page_info } as Operations[K]['output'];
+    return { data, page_info } as Op['output'];
   };
 }

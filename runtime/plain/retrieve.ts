@@ -1,19 +1,18 @@
 // A plain retrieve: the resource by path id, in one statement with its relations, if the caller may see it; the fill
 // (if declared) computes its fields.
-import type { Operations } from '../../generated/types.js';
-import type { Handler } from '../handler.js';
+import type { Handler, OperationTypes } from '../handler.js';
 import { loadOwned } from '../ownership.js';
 import type { Fill, RetrieveHook } from './hooks.js';
 import type { StoredResource } from './stored-resource.js';
 
-export interface PlainRetrieve<K extends keyof Operations> {
+export interface PlainRetrieve<Op extends OperationTypes> {
   scopes: readonly string[];
-  hook?: RetrieveHook<K>;
-  fill?: Fill<Operations[K]['output'], Operations[K]['input']['query']>;
+  hook?: RetrieveHook<Op>;
+  fill?: Fill<Op['output'], Op['input']['query']>;
 }
 
-export function plainRetrieve<K extends keyof Operations>(resource: StoredResource<Operations[K]['output']>,
-  options: PlainRetrieve<K>): Handler<K> {
+export function plainRetrieve<Op extends OperationTypes>(resource: StoredResource<Op['output']>,
+  options: PlainRetrieve<Op>): Handler<Op> {
   return async (input, ctx) => {
     const fill = options.fill?.(input.query, ctx);
     const row = await loadOwned(ctx, resource, (input.path as { id: string }).id, options.scopes);

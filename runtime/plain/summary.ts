@@ -1,8 +1,7 @@
 // A plain summary: counts and sums of money from a totals table (migrations/support/totals.ts), grouped by the
 // declared key columns and currency, for the account asked for or every account where the caller holds the scope.
 // It reads the totals' delta rows, never the resources themselves, so its cost follows the number of groups.
-import type { Operations } from '../../generated/types.js';
-import type { Handler } from '../handler.js';
+import type { Handler, OperationTypes } from '../handler.js';
 import { whereOwned } from '../ownership.js';
 import { money } from '../money.js';
 
@@ -23,7 +22,7 @@ export interface PlainSummary {
   keys: readonly SummaryKey[];
 }
 
-export function plainSummary<K extends keyof Operations>(options: PlainSummary): Handler<K> {
+export function plainSummary<Op extends OperationTypes>(options: PlainSummary): Handler<Op> {
   const { scope, accountParam, table, object, keys } = options;
   const columns = [...keys.map((k) => k.field), 'currency'];
   return async (input, ctx) => {
@@ -43,6 +42,6 @@ export function plainSummary<K extends keyof Operations>(options: PlainSummary):
       count: Number(r.count),
       amount: money(Number(r.amount), r.currency!),
     }));
-    return { object, totals } as unknown as Operations[K]['output'];
+    return { object, totals } as unknown as Op['output'];
   };
 }

@@ -1,26 +1,24 @@
 // A plain update: the row (locked) if the caller may act on it, the hook's checks, then one statement writing the
 // fields sent (metadata merged key by key) with updated_at, only where something differs. Nothing differing writes
 // nothing and records no event; otherwise the declared event carries the resource as it now is.
-import type { EventType } from '../../generated/spec-data.js';
-import type { Operations } from '../../generated/types.js';
-import type { Handler } from '../handler.js';
+import type { Handler, OperationTypes } from '../handler.js';
 import { mergeMetadata } from '../metadata.js';
 import { loadOwned } from '../ownership.js';
 import { query } from '../request-db.js';
 import type { UpdateHook } from './hooks.js';
 import { readView, type Row, type StoredResource } from './stored-resource.js';
 
-export interface PlainUpdate<K extends keyof Operations> {
+export interface PlainUpdate<Op extends OperationTypes> {
   scopes: readonly string[];
   table: string;
   /** body field -> its column; `merge`: a metadata field, merged into the stored map */
   fields: Record<string, { column: string; merge: boolean }>;
-  emits?: EventType;
-  hook?: UpdateHook<K>;
+  emits?: string;
+  hook?: UpdateHook<Op>;
 }
 
 /** `update ... set <sent columns> where id = $1 and <one of them differs> returning *`, and its values. */
-function statement(table: string, fields: PlainUpdate<never>['fields'], row: Row, body: Record<string, unknown>): [string, unknown[]] | null {
+function statement(table: string, fields: PlainUpdate<OperationTypes>['fields'], row: Row, body: Record<string, unknown>): [string, unknown[]] | null {
   const values: unknown[] = [row.id];
   const columns: string[] = [];
   for (const [field, { column, merge }] of Object.entries(fields)) {
@@ -35,11 +33,11 @@ function statement(table: string, fields: PlainUpdate<never>['fields'], row: Row
   return [`update "${table}" set ${set}, "updated_at" = date_trunc('milliseconds', now()) where "id" = $1 and (${differs}) returning *`, values];
 }
 
-export function plainUpdate<K extends keyof Operations>(resource: StoredResource<Operations[K]['output']>,
-  options: PlainUpdate<K>): Handler<K> {
+export function plainUpdate<Op extends OperationTypes>(resource: StoredResource<Op['output']>,
+  options: PlainUpdate<Op>): Handler<Op> {
   return async (input, ctx) => {
     const row = await loadOwned(ctx, resource, (input.path as { id: string }).id, options.scopes, { forUpdate: true });
-    const sent = input.body as NonNullable<Operations[K]['input']['body']>;
+    const sent = input.body as NonNullable<Op['input']['body']>;
     const body = options.hook ? await options.hook(row, sent, ctx) : sent;
     const write = statement(options.table, options.fields, row, body as Record<string, unknown>);
     const [updated] = write ? await query<Row>(ctx.db, ...write) : [];

@@ -2,7 +2,7 @@
 // first (so errors carry them too), is authenticated like the Current API, and, when it matches a route of the map,
 // runs the mapped Current operation (or the route's adapter) at the newest version and answers in the v2 shape.
 import { onCredentialClock } from '../request-clock.js';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { Knex } from 'knex';
 import Router from '@koa/router';
 import { ApiError, invalid } from '../errors.js';
@@ -10,7 +10,9 @@ import { authenticate } from '../auth.js';
 import { prefetchJsonBody, requestJsonBody } from '../body.js';
 import { withConnection } from '../request-db.js';
 import { HEAD_VERSION } from '../versions.js';
-import { answerJson, type OperationDefinition } from '../operation.js';
+import type { OperationDefinition } from '../operation.js';
+import { answerJson } from '../pipeline/json-answer.js';
+import type { RequestContext, RequestState } from '../request-state.js';
 import type { RateLimits } from '../rate-limit.js';
 import { CurrentOperations, type CurrentResult } from './call-operation.js';
 import { toCurrentInput, withV2Param, type V2Request } from './v2-input.js';
@@ -31,15 +33,15 @@ export interface V2ApiOptions {
 /** Headers of a Current answer that belong on the v2 answer. */
 const PASSED_HEADERS = ['idempotent-replayed', 'original-request'];
 
-export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2ApiOptions): Middleware {
-  const current = new CurrentOperations(operations, pool);
-  const router = new Router({ prefix: settings.basePath });
+export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2ApiOptions): Middleware<RequestState> {
+  const current = new CurrentOperations(operations);
+  const router = new Router<RequestState>({ prefix: settings.basePath });
   for (const route of routes) {
     router[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](route.path, (ctx) => serve(ctx, route));
   }
   const dispatch = router.routes();
 
-  async function serve(ctx: Context, route: V2Route): Promise<void> {
+  async function serve(ctx: RequestContext, route: V2Route): Promise<void> {
     // The metrics label (runtime/metrics.ts): the v2 route's pattern.
     ctx.state.operationId = `v2 ${route.method} ${route.path}`;
     const v2: V2Request = {
@@ -54,13 +56,14 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
       // connection for the whole request.
       await withConnection(pool, async (conn) => {
         ctx.state.db = conn;
-        ctx.state.principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
-        await rateLimits?.consume(ctx, ctx.state.principal);
+        const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+        ctx.state.principal = principal;
+        await rateLimits?.consume(ctx, principal);
         ctx.state.version = HEAD_VERSION;
-        await onCredentialClock(conn, ctx.state.principal.clockId, async () => {
+        await onCredentialClock(conn, principal.clockId, async () => {
           const input = toCurrentInput(route, settings, v2);
           setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);
-          const result = await execute(ctx, route, input, v2);
+          const result = await execute(ctx, conn, route, input, v2);
           for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
           ctx.status = result.status;
           if (result.status < 300) await fillForV2(conn, route, settings, result.body);
@@ -72,8 +75,8 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
     }
   }
 
-  async function execute(ctx: Context, route: V2Route, input: CurrentInput, v2: V2Request): Promise<CurrentResult> {
-    const db: Knex = ctx.state.db;
+  /** On `db`, the request's connection. */
+  async function execute(ctx: RequestContext, db: Knex, route: V2Route, input: CurrentInput, v2: V2Request): Promise<CurrentResult> {
     if (route.adapter) {
       const callOn = (on: Knex): CallCurrent => async (id, given) => (await current.call(ctx, on, id, given)).body;
       const body = await route.adapter({

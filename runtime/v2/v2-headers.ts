@@ -1,7 +1,7 @@
 // The headers every v2 response carries, errors included: Deprecation (@unix seconds), Link to the successor
 // Current request and to the migration guide, and Sunset where the route map announces one.
 import type { Context } from 'koa';
-import { specData } from '../../generated/spec-data.js';
+import { api } from '../api-definition.js';
 import type { V2Settings } from './route.js';
 
 /** Links go to the public origin when one is configured, else to the origin the request came to. */
@@ -13,7 +13,7 @@ export function successorUrl(ctx: Context, currentPath: string, path: Record<str
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
   const qs = search.toString();
-  return `${publicOrigin(ctx)}${specData.basePath}${filled}${qs ? `?${qs}` : ''}`;
+  return `${publicOrigin(ctx)}${api().spec.basePath}${filled}${qs ? `?${qs}` : ''}`;
 }
 
 export function setV2Headers(ctx: Context, settings: V2Settings, successor: string, sunset: string | null): void {

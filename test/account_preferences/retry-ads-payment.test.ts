@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeKey, makeAccount } from '../helpers/fixtures.js';
 import { jobsFor } from './preference-fixtures.js';
-import { runAdsPaymentRetry } from '../../handlers/account_preferences/retry-ads-payment-task.js';
+import { runAdsPaymentRetry } from '../../handlers/ads/retry-ads-payment.js';
 
 const t = suite('POST /accounts/{id}/retry_ads_payment');
 let app: TestApp;

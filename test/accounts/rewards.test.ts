@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeSeller, pay, settleRefunds, collect, VERSION } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
-import { reportOnPayment, ruleOnDispute } from '../../handlers/disputes/network.js';
+import { reportOnPayment, ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { ledgerOf, PLATFORM } from '../../handlers/ledger/ledgers.js';
 import { makeKey } from '../helpers/fixtures.js';

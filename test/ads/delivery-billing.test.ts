@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { makeCard } from '../account_preferences/preference-fixtures.js';
 import { deliverDue } from '../../handlers/ads/deliver.js';
-import { runAdsPaymentRetry } from '../../handlers/account_preferences/retry-ads-payment-task.js';
+import { runAdsPaymentRetry } from '../../handlers/ads/retry-ads-payment.js';
 import { envelope } from '../../handlers/webhooks/delivery/envelope.js';
 import { advertiser, after, audience, firstHour, launchedTree } from './ads-fixtures.js';
 

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { keyWith } from '../accounts/support.js';
 import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
-import { CHECK_APP_BUILD, checkAppBuild, REVIEW_APP_BUILD, reviewAppBuild } from '../../handlers/apps/build-system.js';
+import { CHECK_APP_BUILD, checkAppBuild, REVIEW_APP_BUILD, reviewAppBuild } from '../../handlers/apps/build-jobs.js';
 import { builtBuild, makeApp, runBuildJob, uploadArtifact, VERSION } from './app-fixtures.js';
 
 const BEFORE_9 = '2026-08-28'; // pins before 2026-09-02 accept ai_prompt_id

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { jobsOf } from '../payments/payment-fixtures.js';
-import { checkAppBuild, CHECK_APP_BUILD, reviewAppBuild, REVIEW_APP_BUILD } from '../../handlers/apps/build-system.js';
+import { checkAppBuild, CHECK_APP_BUILD, reviewAppBuild, REVIEW_APP_BUILD } from '../../handlers/apps/build-jobs.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 
 export const VERSION = HEAD_VERSION;

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
-import { CHECK_APP_BUILD, checkAppBuild } from '../../handlers/apps/build-system.js';
+import { CHECK_APP_BUILD, checkAppBuild } from '../../handlers/apps/build-jobs.js';
 import { purgeApiLogs } from '../../handlers/api_logs/purge.js';
 import { builtBuild, makeApp, uploadArtifact, VERSION } from './app-fixtures.js';
 

@@ -12,7 +12,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
 import { jobsOf } from '../payments/payment-fixtures.js';
 import { freshRoute, makeApp, runBuildJob, uploadArtifact, VERSION } from './app-fixtures.js';
-import { CHECK_APP_BUILD, REVIEW_APP_BUILD } from '../../handlers/apps/build-system.js';
+import { CHECK_APP_BUILD, REVIEW_APP_BUILD } from '../../handlers/apps/build-jobs.js';
 import { DEPLOY_BLUEPRINT, deploySite } from '../../handlers/accounts/account-sites.js';
 
 const t = suite('hosted pages');

@@ -9,7 +9,7 @@ import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { VERSION } from '../payments/payment-fixtures.js';
 import { ensureMember } from '../../handlers/members/member-service.js';
 import { makeMembership } from '../memberships/fixtures.js';
-import { postEngagements } from '../../handlers/external_accounts/sandbox-network.js';
+import { postEngagements } from '../../sandbox/social_network/index.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
 import { buildQueued } from './audience-fixtures.js';
 

@@ -8,7 +8,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { ledgerOf, PLATFORM } from '../../handlers/ledger/ledgers.js';
-import { CARD_NETWORK_STEP, REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
+import { CARD_NETWORK_STEP, REVERSING_MERCHANT, stepCardTransaction } from '../../sandbox/card_network/index.js';
 import { authorizePurchase, balanceOf, cardOwner, requestCard, VERSION } from './card-fixtures.js';
 
 const t = suite('cards: the sandbox card network');

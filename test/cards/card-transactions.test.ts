@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
-import { stepCardTransaction } from '../../handlers/card_network/network.js';
+import { stepCardTransaction } from '../../sandbox/card_network/index.js';
 import { renderAt } from '../../runtime/render.js';
 import { authorizePurchase, cardOwner, requestCard, VERSION } from './card-fixtures.js';
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
-import { confirmDeposit } from '../../handlers/crypto_network/network.js';
+import { confirmDeposit } from '../../handlers/deposits/confirm-deposit.js';
 import { addressOf, balanceOf, send, txHash, VERSION } from './deposit-fixtures.js';
 
 const t = suite('deposits');

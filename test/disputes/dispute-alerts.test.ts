@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { settleRefunds } from '../payments/payment-fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
-import { endAlertWindow, reportOnPayment } from '../../handlers/disputes/network.js';
+import { endAlertWindow } from '../../handlers/disputes/network.js';
+import { reportOnPayment } from '../../sandbox/card_scheme/index.js';
 import { ALERT_FEE, balance, DISPUTE_FEE, eventTypes, NET, NETWORK_CARDS, PAID, paidWith, refund, seller, VERSION } from './dispute-fixtures.js';
 
 const t = suite('dispute-alerts');

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { makeSeller, makeVariant, pay, settleRefunds } from '../payments/payment-fixtures.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
-import { reportOnPayment } from '../../handlers/disputes/network.js';
+import { reportOnPayment } from '../../sandbox/card_scheme/index.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 
 export const VERSION = HEAD_VERSION;

@@ -4,7 +4,7 @@ import { laterOnClock } from '../helpers/later-on-clock.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { ruleOnDispute } from '../../handlers/disputes/network.js';
+import { ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { renderAt } from '../../runtime/render.js';
 import { disputeOf, NETWORK_CARDS, OLD, PAID, paidWith, refund, seller, VERSION } from './dispute-fixtures.js';
 

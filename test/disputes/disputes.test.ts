@@ -7,7 +7,8 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { viewerKey } from '../payments/payment-fixtures.js';
 import { laterOnClock } from '../helpers/later-on-clock.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
-import { closeUnanswered, ruleOnDispute } from '../../handlers/disputes/network.js';
+import { closeUnanswered } from '../../handlers/disputes/network.js';
+import { ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { balance, DISPUTE_FEE, disputeOf, eventTypes, NET, NETWORK_CARDS, PAID, paidWith, refund, seller, VERSION } from './dispute-fixtures.js';
 
@@ -38,7 +39,7 @@ t('a chargeback opens a dispute: the amount and the 15.00 fee leave pending; the
   assert.is(days, 7);
   assert.equal(await eventTypes(app, row.id), ['dispute.created']);
   // Reporting again (a re-run job) does nothing.
-  const { reportOnPayment } = await import('../../handlers/disputes/network.js');
+  const { reportOnPayment } = await import('../../sandbox/card_scheme/index.js');
   await reportOnPayment(app.db, p.id);
   assert.is((await app.db('disputes').where({ payment_id: p.id })).length, 1);
   assert.is(await balance(app, s.ledger, 'pending'), NET - PAID - DISPUTE_FEE);

@@ -3,7 +3,7 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { jobsOf, VERSION } from '../payments/payment-fixtures.js';
-import { connectExternalAccount, CONNECT_EXTERNAL_ACCOUNT } from '../../handlers/external_accounts/sandbox-network.js';
+import { connectExternalAccount, CONNECT_EXTERNAL_ACCOUNT } from '../../handlers/external_accounts/connect-external-account.js';
 
 export async function runQueuedConnect(app: TestApp, id: string): Promise<void> {
   const jobs = await jobsOf(app, CONNECT_EXTERNAL_ACCOUNT, id);

@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { VERSION } from '../payments/payment-fixtures.js';
-import { connectExternalAccount, lookUpProfile } from '../../handlers/external_accounts/sandbox-network.js';
+import { connectExternalAccount } from '../../handlers/external_accounts/connect-external-account.js';
+import { lookUpProfile } from '../../sandbox/social_network/index.js';
 import { connectedAccount, runQueuedConnect } from './external-account-fixtures.js';
 
 const t = suite('external accounts');

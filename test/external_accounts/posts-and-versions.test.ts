@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { VERSION } from '../payments/payment-fixtures.js';
-import { lookUpProfile } from '../../handlers/external_accounts/sandbox-network.js';
+import { lookUpProfile } from '../../sandbox/social_network/index.js';
 import { connectedAccount } from './external-account-fixtures.js';
 
 const BEFORE_11 = '2026-08-25';

@@ -9,14 +9,14 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
-import { stepPayout } from '../../handlers/payout_rail/rail.js';
+import { stepPayout } from '../../sandbox/payout_rail/index.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { report, row } from './report-fixtures.js';
 import { clearEverySettled, dollars, makeMoneySeller, type MoneySeller } from '../money/money-sellers.js';
 import { addressOf, send, txHash } from '../deposits/deposit-fixtures.js';
-import { confirmDeposit } from '../../handlers/crypto_network/network.js';
+import { confirmDeposit } from '../../handlers/deposits/confirm-deposit.js';
 import { requestCard } from '../cards/card-fixtures.js';
-import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
+import { REVERSING_MERCHANT, stepCardTransaction } from '../../sandbox/card_network/index.js';
 
 const t = suite('financial reports: totals equal the ledger');
 let app: TestApp;

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { payoutOwner, saveMethod, settle } from '../payouts/payout-fixtures.js';
-import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
+import { TEST_DESTINATIONS } from '../../sandbox/payout_rail/index.js';
 import { breakdown, postAt, report, row, VERSION } from './report-fixtures.js';
 
 const t = suite('financial reports at older versions');

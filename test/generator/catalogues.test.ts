@@ -42,14 +42,14 @@ events:
   test_widget.zapped: { schema: TestWidget, description: A widget was zapped. }
 ` });
   const { spec } = loadSpec(root);
-  const events = spec.operations.find((o) => o.id === 'createWebhook')!.body!.events;
+  const events = spec.operations.find((o) => o.id === 'updateWebhook')!.body!.events;
   const names = events.items!.values!;
   assert.equal(names, Object.keys(spec.events).sort());
   assert.ok(names.includes('test_widget.zapped'));
-  assert.ok(names.includes('plan.deleted'));
+  assert.ok(names.includes('account.created'));
   assert.is(events.items!.values_from, undefined);
   const doc = JSON.parse(generate(root).documents['2026-09-06']);
-  const items = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items;
+  const items = doc.paths['/webhooks/{id}'].patch.requestBody.content['application/json'].schema.properties.events.items;
   assert.equal(items.enum, names);
 });
 

@@ -19,7 +19,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const CUSTOM_HANDLER = `import type { Handler } from '../../runtime/handler.js';
+const CUSTOM_HANDLER = `import type { Handler } from '../../generated/handler.js';
 // written by hand before its operation was generated: generate must leave it alone
 export const updateTestWidget: Handler<'updateTestWidget'> = async () => { throw new Error('custom'); };
 `;
@@ -40,7 +40,7 @@ let stale: { root: string; run: Promise<CliResult> };
 let broken: { root: string; typesBefore: string; run: Promise<CliResult> };
 
 t.before(async () => {
-  base = projectCopy({ with: ['handlers'] });
+  base = projectCopy();
   writeIn(base, 'handlers/test_widgets/updateTestWidget.ts', CUSTOM_HANDLER);
   firstRun = await runGenerator(base);
   assert.is(firstRun.code, 0, firstRun.stderr);
@@ -71,7 +71,7 @@ t('generate scaffolds a handler for each new operation, and never overwrites an 
   assert.match(firstRun.stdout, 'scaffolded handlers/test_widgets/retrieveTestWidget.ts');
   assert.match(firstRun.stdout, 'scaffolded handlers/test_widgets/listTestWidgets.ts');
   assert.not.match(firstRun.stdout, 'updateTestWidget');
-  assert.match(scaffold, "import { notWrittenYet, type Handler } from '../../runtime/handler.js';");
+  assert.match(scaffold, "import { notWrittenYet, type Handler } from '../../generated/handler.js';");
   assert.match(scaffold, "throw notWrittenYet('retrieveTestWidget');");
   assert.match(scaffold, "export const retrieveTestWidget: Handler<'retrieveTestWidget'> = async (input, ctx) => {");
   assert.match(scaffold, 'GET /test_widgets/{id}: Retrieve a test widget');

@@ -2,9 +2,8 @@
 // their `since` and answer 410 from it on; declared gone without one they are only a 410, as before.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
-import { FIXTURE, FIXTURE_FILE, problemsWith, projectCopy, readText, removeCopies } from './spec-fixture.js';
+import { FIXTURE, FIXTURE_FILE, problemsWith, projectCopy, removeCopies } from './spec-fixture.js';
+import { addVersion } from './version-fixture.js';
 import { breakingChanges } from '../../generator/released.js';
 import { loadSpec } from '../../generator/load-spec.js';
 import { deriveVersions } from '../../generator/versions.js';
@@ -31,15 +30,9 @@ ${shape}`;
 /** A copy whose newest version, 2026-10-01, retires archiveTestWidget. */
 function retiring(shape: string): string {
   const root = projectCopy({ fixture: archive(shape) });
-  const path = join(root, 'spec/versions.yaml');
-  writeFileSync(path, readText(path).replace('versions:\n', `versions:
-  - date: 2026-10-01
-    description: A fixture version.
-    changes:
-      - description: Archiving is retired.
-        instructions:
-          - endpoint_gone: { operation: archiveTestWidget }
-`));
+  addVersion(root, '2026-10-01', {
+    'archiving-retired': 'description: Archiving is retired.\ninstructions:\n  - endpoint_gone: { operation: archiveTestWidget }\n',
+  });
   return root;
 }
 

@@ -14,14 +14,14 @@ import { FIXTURE, linkNodeModules, projectCopy, removeCopies, replaceOnce, write
 const t = suite('generator: handlers are type-checked against their operation');
 t.after(() => removeCopies());
 
-const RETRIEVE = `import type { Handler } from '../../runtime/handler.js';
+const RETRIEVE = `import type { Handler } from '../../generated/handler.js';
 
 export const retrieveTestWidget: Handler<'retrieveTestWidget'> = async ({ path }) => ({
   id: path.id, name: 'Widget', colour: 'red', size: null, created_at: '2026-01-01T00:00:00.000Z',
 });
 `;
 
-const UPDATE = `import type { Handler } from '../../runtime/handler.js';
+const UPDATE = `import type { Handler } from '../../generated/handler.js';
 
 export const updateTestWidget: Handler<'updateTestWidget'> = async ({ path, body }) => ({
   id: path.id, name: body.name ?? 'Widget', colour: body.colour ?? 'green', size: 3, created_at: '2026-01-01T00:00:00.000Z',

@@ -33,16 +33,13 @@ t('a misspelt key suggests the nearest known one; a key that is no typo suggests
   assert.ok(unrelated.some((p) => p.endsWith('unknown key "colour"')), unrelated.join('\n'));
 });
 
-t('an instruction in spec/versions.yaml that targets nothing is reported at its file:line:col', async () => {
+t('an instruction in a version change that targets nothing is reported at its file:line:col', async () => {
   const { deriveVersions, VersionProblems } = await import('../../generator/versions.js');
-  const { readFileSync, writeFileSync } = await import('node:fs');
-  const { join } = await import('node:path');
+  const { addVersion } = await import('./version-fixture.js');
   const root = projectCopy();
-  const file = join(root, 'spec/versions.yaml');
-  const versions = readFileSync(file, 'utf8');
-  const marker = 'versions:\n';
-  const added = `versions:\n  - date: '2026-10-01'\n    description: Test.\n    changes:\n      - description: Widgets gained a weight.\n        instructions:\n          - field_added: { schema: Account, field: weight }\n`;
-  writeFileSync(file, versions.replace(marker, added));
+  addVersion(root, '2026-10-01', {
+    'accounts-gain-weight': 'description: Accounts gained a weight.\ninstructions:\n  - field_added: { schema: Account, field: weight }\n',
+  });
   const { spec } = loadSpec(root);
   try {
     deriveVersions(spec);
@@ -50,8 +47,7 @@ t('an instruction in spec/versions.yaml that targets nothing is reported at its 
   } catch (e) {
     assert.instance(e, VersionProblems);
     const [problem] = (e as InstanceType<typeof VersionProblems>).problems;
-    const line = versions.slice(0, versions.indexOf(marker)).split('\n').length + 6;
-    assert.match(problem, new RegExp(`^spec/versions\\.yaml:${line}:13: 2026-10-01 change 1 .*Account\\.weight, which does not exist`), problem);
+    assert.match(problem, /^spec\/versions\/2026-10-01\/accounts-gain-weight\.yaml:3:5: 2026-10-01 change accounts-gain-weight .*Account\.weight, which does not exist/, problem);
   }
 });
 

@@ -173,7 +173,7 @@ t('plain operations get generated handlers: filters, sorts and the delete statem
 });
 
 t('a plain operation has no handler file; one with a hook gets the hook\'s scaffold, and --check names leftovers', async () => {
-  const root = projectCopy({ fixture: PLAIN, with: ['handlers'] });
+  const root = projectCopy({ fixture: PLAIN });
   const first = await runGenerator(root);
   assert.is(first.code, 0, first.stderr);
   assert.not.ok(existsSync(join(root, 'handlers/test_widgets/retrieveTestWidget.ts')));
@@ -234,7 +234,7 @@ const problemCases: [string, string, string, ...string[]][] = [
   ['a second keyed filter',
     replaceOnce(PLAIN, '        colours: { equal: colour }', '        colours: { keyed: colour }'), 'colours: { keyed: colour }', 'filters.colours.keyed', 'one filter of a list is keyed'],
   ['an event of another resource',
-    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: product.deleted, hook:'), 'emits: product.deleted', 'plain.emits', 'carries Product, not TestWidget'],
+    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: account.created, hook:'), 'emits: account.created', 'plain.emits', 'carries Account, not TestWidget'],
 ];
 
 for (const [name, text, line, ...words] of problemCases) {

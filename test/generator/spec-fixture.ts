@@ -1,5 +1,6 @@
-// Temporary copies of the project for the generator's own tests: the real spec/ plus a small fixture area
-// whose text the tests mutate, so a test's expected line numbers do not move when other areas change.
+// Temporary projects for the generator's own tests: a small fixture spec (test/generator/fixtures/spec: this API's
+// api.yaml, an accounts area and two versions) plus a fixture area whose text the tests mutate, so a test neither
+// copies nor generates the whole API, and its expected line numbers do not move when other areas change.
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,11 +76,15 @@ export function lineOf(text: string, needle: string): number {
   return i + 1;
 }
 
-/** A temporary project root with spec/ (plus the fixture area, as given) and, optionally, more of the project. */
-export function projectCopy(options: { fixture?: string; with?: ('handlers' | 'generated' | 'runtime')[] } = {}): string {
+/** The fixture project's spec folder. */
+export const FIXTURE_SPEC = join(projectRoot, 'test/generator/fixtures/spec');
+
+/** A temporary project root with the fixture spec/ (plus the fixture area, as given) and, optionally, this project's
+ * runtime/ (for a type-check inside the copy). */
+export function projectCopy(options: { fixture?: string; with?: 'runtime'[] } = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'gen-test-'));
   roots.push(root);
-  cpSync(join(projectRoot, 'spec'), join(root, 'spec'), { recursive: true });
+  cpSync(FIXTURE_SPEC, join(root, 'spec'), { recursive: true });
   writeFileSync(join(root, FIXTURE_FILE), options.fixture ?? FIXTURE);
   for (const dir of options.with ?? []) cpSync(join(projectRoot, dir), join(root, dir), { recursive: true });
   return root;

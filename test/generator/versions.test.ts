@@ -4,7 +4,9 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { FIXTURE, projectCopy, readText, removeCopies, runGenerator, replaceOnce } from './spec-fixture.js';
+import { addVersion, unitsFromListItems } from './version-fixture.js';
 import { loadSpec } from '../../generator/load-spec.js';
+import type { ApiSpec } from '../../generator/spec-types.js';
 import { SpecError } from '../../generator/spec-source.js';
 import { deriveVersions, VersionProblems } from '../../generator/versions.js';
 import { diffVersions, formatDiff } from '../../generator/diff.js';
@@ -14,18 +16,14 @@ import { projectRoot } from '../../runtime/project-root.js';
 const t = suite('generator: versions');
 t.after(removeCopies);
 
-const NEW_VERSION = `versions:
-  - date: 2026-10-01
-    description: A fixture version.
-    changes:
-CHANGES
-`;
+let real: ApiSpec | undefined;
+/** This API's spec, loaded once (seconds) for the tests about its own versions. */
+const realSpec = () => (real ??= loadSpec(projectRoot).spec);
 
-/** A copy whose versions.yaml gains a newest version 2026-10-01 with the given changes (YAML list items). */
+/** A copy that gains a newest version 2026-10-01 with the given changes (YAML list items), named change-1, ... */
 function withChanges(changes: string, fixture = FIXTURE): string {
   const root = projectCopy({ fixture });
-  const path = join(root, 'spec/versions.yaml');
-  writeFileSync(path, readText(path).replace('versions:\n', NEW_VERSION.replace('CHANGES', changes)));
+  addVersion(root, '2026-10-01', unitsFromListItems(changes));
   return root;
 }
 
@@ -47,7 +45,7 @@ t('a change that targets nothing is refused, naming the version and the missing 
         instructions:
           - endpoint_added: { operation: listGizmos }`));
   assert.is(found.length, 2);
-  assert.match(found[0], /2026-10-01 change 1 .*TestWidget\.weight, which does not exist/);
+  assert.match(found[0], /^spec\/versions\/2026-10-01\/change-1\.yaml:3:5: 2026-10-01 change change-1 .*TestWidget\.weight, which does not exist/);
   assert.match(found[1], /listGizmos, which does not exist/);
 });
 
@@ -56,7 +54,7 @@ t('a change without a description is refused by the meta-schema with a position'
           - field_added: { schema: TestWidget, field: size }`);
   const res = await runGenerator(root, '--check');
   assert.is(res.code, 1);
-  assert.match(res.stderr, /spec\/versions\.yaml:\d+:\d+: .*needs "description"/);
+  assert.match(res.stderr, /spec\/versions\/2026-10-01\/change-1\.yaml:\d+:\d+: .*needs "description"/);
 });
 
 t('a move that changes path parameters without saying so is refused; saying so is accepted', () => {
@@ -185,14 +183,15 @@ t('the diff tool lists crossed changes per resource and operation, with breaking
   assert.equal(d.resources.TestWidget.usedBy.sort(), ['listTestWidgets', 'retrieveTestWidget', 'updateTestWidget']);
   assert.is(d.summary.pendingInRange, 1);
   assert.is(d.pending.length, 1);
-  const migration = diffVersions(spec, '2026-07-20', '2026-09-06');
+  // Migrations to move together: the real spec's (the fixture spec has none).
+  const migration = diffVersions(realSpec(), '2026-07-20', '2026-09-06');
   assert.ok(migration.migrations.some((m) => m.name === 'members_and_memberships' && m.version === '2026-07-23'));
-  const none = diffVersions(spec, '2026-07-23', '2026-09-06');
+  const none = diffVersions(realSpec(), '2026-07-23', '2026-09-06');
   assert.not.ok(none.migrations.some((m) => m.name === 'members_and_memberships'));
 });
 
 t('the diff from the official client\'s pin to the latest lists every older shape it crosses', () => {
-  const { spec } = loadSpec(projectRoot);
+  const spec = realSpec();
   const d = diffVersions(spec, '2026-07-20', '2026-09-06');
   const changes = (name: string) => (d.operations[name] ?? d.resources[name]).changes.map((c) => c.description);
   assert.ok(changes('listPayments').includes('query statuses: no longer accepted'));
@@ -217,7 +216,7 @@ t('the diff from the official client\'s pin to the latest lists every older shap
 });
 
 t('the diff reads like a review: summary first, breaking first, each changelog text once, --breaking and --json', () => {
-  const { spec } = loadSpec(projectRoot);
+  const spec = realSpec();
   const d = diffVersions(spec, '2026-09-06', '2026-07-20');
   assert.ok(d.swapped);
   assert.is(d.from, '2026-07-20');

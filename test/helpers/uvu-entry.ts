@@ -20,6 +20,9 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
 (globalThis as any).UVU_DEFER = 1;
 const uvu = await import('uvu');
 const queue = (globalThis as any).UVU_QUEUE as unknown[][];
+// Test files run handlers and runtime code that reads the API's definition, as the server does: the worker is
+// composed (wiring/compose.ts) before it runs any of them.
+await import('../../wiring/compose.js');
 
 async function runFile(file: string): Promise<FileRun> {
   const started = performance.now();

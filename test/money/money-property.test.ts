@@ -10,14 +10,14 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { makeSeller, pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
-import { stepPayout } from '../../handlers/payout_rail/rail.js';
+import { stepPayout } from '../../sandbox/payout_rail/index.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { clearEverySettled, dollars, makeMoneySeller, type MoneySeller } from './money-sellers.js';
 import { fundBalance } from '../helpers/ledger.js';
-import { reportOnPayment, ruleOnDispute } from '../../handlers/disputes/network.js';
+import { reportOnPayment, ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
-import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
-import { confirmDeposit } from '../../handlers/crypto_network/network.js';
+import { REVERSING_MERCHANT, stepCardTransaction } from '../../sandbox/card_network/index.js';
+import { confirmDeposit } from '../../handlers/deposits/confirm-deposit.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { postEntry } from '../../handlers/ledger/post.js';
 import { randomToken } from '../../runtime/ids.js';
@@ -182,7 +182,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
         .where({ 'payments.account_id': seller.accountId, 'payment_fees.type': 'platform_fee', 'payments.currency': 'usd' }).pluck('payment_fees.amount');
       const owed = fees.reduce((sum: number, fee: string) => sum + commissionOf(Number(fee), SALES_PERCENTAGE), 0);
       assert.is(Number((await app.db('partner_earnings').where({ account_id: seller.accountId }).whereNull('reverses_id').count({ n: '*' }))[0].n), fees.length);
-      // An earning is completed exactly when its payment's funds cleared (handlers/partners/clear.ts), else it awaits.
+      // An earning is completed exactly when its payment's funds cleared (handlers/ledger/clearing-partner-earnings.ts), else it awaits.
       const mismatched = await app.db('partner_earnings as e').join('payments as p', 'p.id', 'e.payment_id')
         .where({ 'e.account_id': seller.accountId }).whereNull('e.reverses_id')
         .whereRaw("(e.status = 'completed') <> (p.funds_cleared_at is not null)").pluck('e.id');

@@ -4,7 +4,7 @@
 import type { TestApp } from '../helpers/harness.js';
 import { makeSeller, makeVariant } from '../payments/payment-fixtures.js';
 import { saveMethod } from '../payouts/payout-fixtures.js';
-import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
+import { TEST_DESTINATIONS } from '../../sandbox/payout_rail/index.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { decimalText } from '../../runtime/decimal-money.js';

@@ -7,8 +7,8 @@ import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { pay, VERSION } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS, paidWith, seller } from '../disputes/dispute-fixtures.js';
 import { payoutOwner, saveMethod, settle } from '../payouts/payout-fixtures.js';
-import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
-import { recordEvent } from '../../runtime/events.js';
+import { TEST_DESTINATIONS } from '../../sandbox/payout_rail/index.js';
+import { recordEvent } from '../../generated/events.js';
 import { joinTeam } from '../auth/team.js';
 
 const t = suite('notifications');

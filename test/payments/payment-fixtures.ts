@@ -115,7 +115,7 @@ export async function makePromo(app: TestApp, accountId: string, o: PromoOptions
   return { id: promo.id as string, code: promo.code as string };
 }
 
-/** The sandbox card number with a behaviour (handlers/processor/cards.ts). */
+/** The sandbox card number with a behaviour (sandbox/processor/cards.ts). */
 export const CARD_FOR: Record<string, string> = {
   succeeds: CARDS.succeeds, declined: CARDS.declined, insufficient_funds: CARDS.insufficientFunds,
   requires_3ds: CARDS.threeDSecure, requires_3ds_challenge: CARDS.challenge, refund_fails: CARDS.refundFails,

@@ -4,7 +4,7 @@ import type { TestApp } from '../helpers/harness.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
-import { stepPayout } from '../../handlers/payout_rail/rail.js';
+import { stepPayout } from '../../sandbox/payout_rail/index.js';
 
 export const VERSION = HEAD_VERSION;
 

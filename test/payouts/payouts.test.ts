@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
-import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
+import { TEST_DESTINATIONS } from '../../sandbox/payout_rail/index.js';
 import { available, complianceReview, payoutOwner, saveMethod, settle, VERSION } from './payout-fixtures.js';
 
 const t = suite('payouts');

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { escalateUnanswered, reviewCase } from '../../handlers/resolution_center_cases/platform.js';
-import { reportOnPayment } from '../../handlers/disputes/network.js';
+import { reportOnPayment } from '../../sandbox/card_scheme/index.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { jobsOf, settleRefunds } from '../payments/payment-fixtures.js';
 import { call, eventTypes, openCase, PAID, pastDeadline, seller, timeline } from './case-fixtures.js';

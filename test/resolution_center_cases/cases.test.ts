@@ -6,7 +6,7 @@ import { useTemporaryStore } from '../files/file-env.js';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { settleRefunds, usd, viewerKey } from '../payments/payment-fixtures.js';
-import { reportOnPayment } from '../../handlers/disputes/network.js';
+import { reportOnPayment } from '../../sandbox/card_scheme/index.js';
 import { call, eventTypes, openCase, PAID, paid, seller, timeline, VERSION } from './case-fixtures.js';
 
 const t = suite('resolution-center-cases');

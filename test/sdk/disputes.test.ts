@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { BadRequestError } from '@whop/sdk';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { disputeOf, NETWORK_CARDS, paidWith, seller } from '../disputes/dispute-fixtures.js';
-import { ruleOnDispute } from '../../handlers/disputes/network.js';
+import { ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { collectAll, raw, rejects, sdk } from './sdk-helpers.js';
 
 const t = suite('sdk: disputes');

@@ -134,7 +134,7 @@ const payout = async (ctx: HintContext, held = false): Promise<string> =>
   (await ctx.call('POST', '/payouts', { payout_method_id: await payoutMethod(ctx, held), amount: '1.00' })).id;
 
 /** An external account whose sandbox network profile has a lead form (the network derives a Facebook profile's
- * forms from a digest of its handle: handlers/external_accounts/sandbox-network.ts), and that form's id. */
+ * forms from a digest of its handle: sandbox/social_network/profiles.ts), and that form's id. */
 async function leadForm(ctx: HintContext): Promise<{ id: string; form_id: string }> {
   let username = '';
   for (let n = 0; ; n++) {

@@ -3,6 +3,9 @@
 // workers. Credentials come from the bundled CLI, objects from the API. It checks every route outside /api/v1
 // (pages.ts), one valid call of every operation at the latest version and at 2026-07-20 (operations.ts: no 5xx, a
 // declared status), the v2 API, and a payment collected by the bundled worker; and ends with "N passed, N failed, N skipped".
+
+// Composed as a server process is: it runs handlers and runtime code that read the API's definition.
+import '../../wiring/compose.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ import { specData } from '../../../generated/spec-data.js';
 import { v2Settings } from '../../../generated/v2-routes.js';
 import { fillHiddenAt } from '../../../runtime/plain/hidden-fields.js';
 import type { Knex } from 'knex';
-import { unpinnedAdPayload } from '../../ads/unpinned-payload.js';
+import { unpinnedAdPayload } from '../../ads/index.js';
 
 export interface EventRow {
   id: string;

@@ -1,12 +1,12 @@
 // Events keep no secret in their stored data (a transfer's tracking_url, a 3-D Secure step's url, a membership's
 // license_key): each is made again from its object's id as a delivery is sent, the way responses make them
-// (handlers/transfers/transfer-secrets.ts, handlers/sandbox/authentication-link.ts), or read again from its row,
+// (handlers/transfers/transfer-secrets.ts, handlers/shared/authentication-link.ts), or read again from its row,
 // where a membership's key never changes (handlers/memberships/license-key.ts).
 import type { Knex } from 'knex';
 import { specData } from '../../../generated/spec-data.js';
-import { shownLicenseKey } from '../../memberships/license-key.js';
-import { trackingUrl } from '../../transfers/transfer-view.js';
-import { paymentNextAction, setupIntentNextAction } from '../../sandbox/authentication-link.js';
+import { shownLicenseKey } from '../../memberships/index.js';
+import { trackingUrl } from '../../transfers/index.js';
+import { paymentNextAction, setupIntentNextAction } from '../../shared/authentication-link.js';
 import type { EventRow } from './envelope.js';
 
 export async function withSecretLinks(db: Knex, event: EventRow): Promise<void> {

@@ -4,7 +4,7 @@
 // releases the jobs it held, and each runs again (a delivery's own job takes its lease back at once).
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
-import { DISPATCH_EVENT_TASK } from '../../../runtime/events.js';
+import { DISPATCH_EVENT_TASK } from '../../../generated/events.js';
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
 
 export const SWEEP_TASK = 'sweep_webhook_deliveries';

@@ -1,7 +1,7 @@
 // The webhook delivery tasks, by name.
 import type { Knex } from 'knex';
 import type { TaskList } from 'graphile-worker';
-import { DISPATCH_EVENT_TASK } from '../../../runtime/events.js';
+import { DISPATCH_EVENT_TASK } from '../../../generated/events.js';
 import { dispatchEvent, DELIVER_WEBHOOK_TASK } from './dispatch-event-task.js';
 import { deliverWebhook } from './deliver-webhook-task.js';
 import { sweepDeliveries, SWEEP_TASK } from './sweep-task.js';

@@ -1,0 +1,20 @@
+// What the rest of the project uses of the ads area: other areas import it only through this file.
+// Generated routes and resources bind operation handlers and views by their own files.
+
+// Used by other areas and the sandbox
+export type { AdCopy, AdHour, AdNetwork, Audiences, Budget, CampaignHour, Objective, ReachRange, Schedule, Targeting } from './ad-network-port.js';
+export { unpinnedAdPayload } from './unpinned-payload.js';
+
+// Used by the wiring and the entry points
+export { adNetwork } from './ad-network-port.js';
+export { adsTasks } from './tasks.js';
+export { adDeliverySweep } from './deliver.js';
+
+// Bound by generated routes and resources
+export { creativesOf } from './creatives.js';
+export { deleteAdCampaign } from './deleteAdCampaign.js';
+export { deleteAdGroup } from './deleteAdGroup.js';
+export { adCampaignStats, adGroupStats, adStats } from './stats-fill.js';
+
+// Used by tests and the bench
+export { runAdsPaymentRetry } from './retry-ads-payment.js';

@@ -1,0 +1,7 @@
+// What the rest of the project uses of the experiences area: other areas import it only through this file.
+// Generated routes and resources bind operation handlers and views by their own files.
+
+// Bound by generated routes and resources
+export { deleteExperience } from './deleteExperience.js';
+export { imageOf } from './experience-fields.js';
+export { listExperiences } from './listExperiences.js';

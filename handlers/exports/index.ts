@@ -1,0 +1,17 @@
+// What the rest of the project uses of the exports area: other areas import it only through this file.
+// Generated routes and resources bind operation handlers and views by their own files.
+
+// Used by other areas and the sandbox
+export { exportRetentionSweep } from './expire.js';
+
+// Used by the wiring and the entry points
+export { EXPIRE_EXPORTS } from './expire.js';
+export { exportTasks } from './tasks.js';
+
+// Bound by generated routes and resources
+export { downloadUrl } from './export-view.js';
+
+// Used by tests and the bench
+export { columnsAt, csvWriter } from './csv-columns.js';
+export { expireExports } from './expire.js';
+export { GENERATE_EXPORT, generateExport } from './generate.js';

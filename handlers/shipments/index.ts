@@ -1,0 +1,5 @@
+// What the rest of the project uses of the shipments area: other areas import it only through this file.
+// Generated routes and resources bind operation handlers and views by their own files.
+
+// Bound by generated routes and resources
+export { shipmentTrackingUrl } from './carriers.js';

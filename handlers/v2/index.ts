@@ -1,0 +1,5 @@
+// What the rest of the project uses of the v2 area: other areas import it only through this file.
+// Generated routes and resources bind operation handlers and views by their own files.
+
+// Used by the wiring and the entry points
+export { v2GuideRoutes } from './migration-guide-route.js';

@@ -1,0 +1,56 @@
+// Idempotency: a write sent with an Idempotency-Key runs once per credential and key. Its answer, success or refusal,
+// is stored in the write's own transaction and replayed to a retry of the same request; a server error rolls
+// everything back, freeing the key.
+import type { Knex } from 'knex';
+import { ApiError } from '../errors.js';
+import * as idempotency from '../idempotency.js';
+import { inTransaction } from '../request-db.js';
+import { inCallersNames } from './callers-names.js';
+import { errorBody } from './error-envelope.js';
+import type { CallOutcome, HeaderSink, OperationCall, OperationInput } from './operation-call.js';
+
+/** The call's key, checked; '' when the operation is not idempotent or none was sent. An older version's request
+ * may carry the key in its body; its upgrade puts it in the input (the header wins). */
+export function idempotencyKeyOf({ op }: OperationCall, header: string, input: OperationInput): string {
+  if (!op.idempotent) return '';
+  const key = header || (input as { idempotencyKey?: string }).idempotencyKey || '';
+  if (key) idempotency.checkKey(key);
+  return key;
+}
+
+/** Runs `work` once for the key, in one transaction with its stored answer. A retry is recognised by the input as
+ * `sent` (validated, before its upgrade). A refusal's headers go to `headers`. */
+export async function runIdempotently(call: OperationCall, sent: OperationInput, key: string,
+  work: (conn: Knex) => Promise<unknown>, headers: HeaderSink): Promise<CallOutcome> {
+  const { op, at, db, principal } = call;
+  const credentialId = principal.credentialId;
+  const hash = idempotency.requestHash(op.id, sent.path, sent.body);
+  const status = at.status ?? op.status;
+  return inTransaction(db, async (trx, opened): Promise<CallOutcome> => {
+    const replay = idempotency.claim(opened, hash);
+    if (replay) return { ...replay, replayed: true };
+    let response: idempotency.StoredResponse;
+    try {
+      response = { status, body: await work(trx) };
+    } catch (raised) {
+      const e = inCallersNames(raised, at.olderNames);
+      // A refusal is kept and replayed like a success.
+      if (!(e instanceof ApiError) || e.status >= 500) throw e;
+      await idempotency.undoRequestWork(trx);
+      response = { status: e.status, body: errorBody(e, call.request.state.requestId) };
+      for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
+    }
+    await idempotency.complete(trx, credentialId, key, op.id, hash, response);
+    return { ...response, replayed: false };
+  }, idempotency.openingStatements(credentialId, key));
+}
+
+/** A replay says so; its error envelope names this request, like every error, and the original's id goes in a header. */
+export function markReplay(outcome: CallOutcome, headers: HeaderSink, requestId: string): void {
+  headers.set('Idempotent-Replayed', 'true');
+  const error = (outcome.body as { error?: { request_id?: string } } | null)?.error;
+  if (error?.request_id) {
+    headers.set('Original-Request', error.request_id);
+    error.request_id = requestId;
+  }
+}

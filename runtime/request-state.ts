@@ -1,0 +1,39 @@
+// What a request carries from one middleware to the next (Koa's ctx.state), declared in one place: who sets each
+// key, and who reads it. The app is a Koa<RequestState>, so a key nobody declared does not type-check.
+import type { ParameterizedContext } from 'koa';
+import type { Knex } from 'knex';
+import type { Principal } from './principal.js';
+
+export interface RequestState {
+  /** set first, for every request (app.ts): the Request-Id header, the logs and every error envelope */
+  requestId: string;
+  /** the request's own pooled connection (request-db.ts withConnection), from authentication on */
+  db?: Knex;
+  /** the authenticated caller (auth.ts), for requests to the Current and v2 APIs */
+  principal?: Principal;
+  /** the API version the request is served at: the header's, the credential's pin, or the default (versions.ts) */
+  version?: string;
+  /** the metrics label (metrics.ts) and the api log's operation: bounded, unlike the path */
+  operationId?: string;
+  /** the path template of the route that answered (an operation mounted at several paths has several), for api logs */
+  operationPath?: string;
+  /** an operation's path was asked for at a version where it does not exist: the 404 says which version */
+  absentAtVersion?: string;
+  /** the answer was an idempotent replay, counted by the metrics */
+  idempotentReplay?: boolean;
+  /** the JSON body, read while the request waits for its connection (body.ts prefetchJsonBody) */
+  body?: Promise<unknown>;
+  /** a page's request to a client-id operation: its origin, and whether the caller's account allows it (cors.ts) */
+  cors?: { origin: string; allowed: boolean };
+  /** the budget a 429 refused the request under (rate-limit.ts), counted by the metrics */
+  rateLimitedBudget?: string;
+}
+
+/** A request's Koa context, with its state typed. */
+export type RequestContext = ParameterizedContext<RequestState>;
+
+/** The caller: authentication sets it before any operation runs, so its absence is a fault of the app's assembly. */
+export function callerOf(state: RequestState): Principal {
+  if (!state.principal) throw new Error('An operation ran on a request that was not authenticated');
+  return state.principal;
+}
