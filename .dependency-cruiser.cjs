@@ -1,9 +1,5 @@
 // The architecture, as arrows that may only point one way (README.md "Layout"). `npm run depcheck` checks
 // it, and CI runs that next to the type-check (.ci/run). Each rule says why it exists.
-// The simulations still in handlers/ on their way out to sandbox/; areas-meet-at-their-index skips them until then.
-const MOVING_TO_SANDBOX = '^handlers/(sandbox/|ads/(deliver|network-posts)\\.ts|payment_method_domains/verification\\.ts|'
-  + 'resolution_center_cases/platform\\.ts|reviews/moderate\\.ts|verifications/review\\.ts)';
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -24,6 +20,16 @@ module.exports = {
         + 'importing bin/ back makes `npm run generate` load servers, CLIs and databases, and closes a loop.',
       from: { path: '^generator/' },
       to: { path: '^bin/' },
+    },
+    {
+      name: 'generator-reads-runtime-contracts-only',
+      severity: 'error',
+      comment: 'The generator runs at build time and the server never loads it; of the runtime it may know the '
+        + 'contracts it writes against (the changelog\'s shape, which the runtime owns as the reader) and the two '
+        + 'definitions the emitted code must agree with at run time (the input formats the validators compile, the '
+        + 'last instant the schemas allow), none of its internals.',
+      from: { path: '^generator/' },
+      to: { path: '^runtime/', pathNot: '^runtime/(input-formats|instant|docs/changelog-data)\\.ts$' },
     },
     {
       name: 'handlers-do-not-read-migrations',
@@ -55,15 +61,17 @@ module.exports = {
       severity: 'error',
       comment: 'An area (handlers/<area>/) is used by other areas only through its index.ts, so what it offers is '
         + 'written in one place and the rest of it can change freely; handlers/shared/ is the kernel all areas import '
-        + 'directly. Not yet applied to the simulations still being moved out to sandbox/ (MOVING_TO_SANDBOX).',
-      from: {
-        path: '^handlers/([^/]+)/',
-        pathNot: MOVING_TO_SANDBOX,
-      },
-      to: {
-        path: '^handlers/(?!$1/|shared/)[^/]+/(?!index\\.ts$)',
-        pathNot: MOVING_TO_SANDBOX,
-      },
+        + 'directly.',
+      from: { path: '^handlers/([^/]+)/' },
+      to: { path: '^handlers/(?!$1/|shared/)[^/]+/(?!index\\.ts$)' },
+    },
+    {
+      name: 'the-sandbox-and-wiring-meet-areas-at-their-index',
+      severity: 'error',
+      comment: 'A simulated outside system (sandbox/) and the composition root (wiring/) use an area as other areas '
+        + 'do, through its index.ts: the area\'s port, its task names, its tasks and routes, never its internals.',
+      from: { path: '^(sandbox|wiring)/' },
+      to: { path: '^handlers/(?!shared/)[^/]+/(?!index\\.ts$)' },
     },
     {
       name: 'examples-use-only-the-framework',

@@ -5,14 +5,14 @@
 import { installApi } from '../runtime/api-definition.js';
 import { apiDefinition } from '../generated/api-definition.js';
 import { provideFromSetting } from './port-settings.js';
-import { adNetwork } from '../handlers/ads/ad-network-port.js';
-import { buildSystem } from '../handlers/apps/build-system-port.js';
-import { socialNetwork } from '../handlers/external_accounts/social-network-port.js';
-import { mediaGenerator } from '../handlers/media/media-generator-port.js';
-import { dns } from '../handlers/payment_method_domains/dns-port.js';
-import { casePlatform } from '../handlers/resolution_center_cases/platform-port.js';
-import { moderator } from '../handlers/reviews/moderator-port.js';
-import { identityChecker } from '../handlers/verifications/identity-checker-port.js';
+import { adNetwork } from '../handlers/ads/index.js';
+import { buildSystem } from '../handlers/apps/index.js';
+import { socialNetwork } from '../handlers/external_accounts/index.js';
+import { mediaGenerator } from '../handlers/media/index.js';
+import { dns } from '../handlers/payment_method_domains/index.js';
+import { casePlatform, closeOnChargeback, closeOnFullRefund } from '../handlers/resolution_center_cases/index.js';
+import { moderator } from '../handlers/reviews/index.js';
+import { identityChecker } from '../handlers/verifications/index.js';
 import { sandboxAdNetwork } from '../sandbox/ad_network/index.js';
 import { sandboxBuildSystem } from '../sandbox/build_system/index.js';
 import { sandboxSocialNetwork } from '../sandbox/social_network/index.js';
@@ -22,16 +22,13 @@ import { sandboxCasePlatform } from '../sandbox/case_platform/index.js';
 import { sandboxModerator } from '../sandbox/moderator/index.js';
 import { sandboxIdentityChecker } from '../sandbox/identity_checker/index.js';
 import { cardProcessor } from '../handlers/shared/card-processor-port.js';
-import { settlementScheme } from '../handlers/payments/card-scheme-port.js';
-import { disputeScheme } from '../handlers/disputes/card-scheme-port.js';
-import { cardNetwork } from '../handlers/cards/card-network-port.js';
-import { cryptoNetwork } from '../handlers/deposits/crypto-network-port.js';
-import { payoutRail } from '../handlers/payouts/payout-rail-port.js';
-import { paymentOutcomes } from '../handlers/payments/payment-outcomes-port.js';
-import { membershipPaymentOutcomes } from '../handlers/memberships/payment-outcomes.js';
-import { refundFollowUps } from '../handlers/refunds/refund-follow-ups-port.js';
-import { preventByRefund } from '../handlers/disputes/prevent-by-refund.js';
-import { closeOnFullRefund } from '../handlers/resolution_center_cases/case-steps.js';
+import { settlementScheme, paymentOutcomes } from '../handlers/payments/index.js';
+import { chargebackFollowUps, disputeScheme, preventByRefund } from '../handlers/disputes/index.js';
+import { cardNetwork } from '../handlers/cards/index.js';
+import { cryptoNetwork } from '../handlers/deposits/index.js';
+import { payoutRail } from '../handlers/payouts/index.js';
+import { membershipPaymentOutcomes } from '../handlers/memberships/index.js';
+import { refundFollowUps } from '../handlers/refunds/index.js';
 import { sandboxProcessor } from '../sandbox/processor/index.js';
 import { sandboxDisputeScheme, sandboxSettlementScheme } from '../sandbox/card_scheme/index.js';
 import { sandboxCardNetwork } from '../sandbox/card_network/index.js';
@@ -48,7 +45,6 @@ export function compose(env: NodeJS.ProcessEnv = process.env): void {
   provideMoneySystems(env);
   provideOutsideServices(env);
   connectAreas();
-  void env;
 }
 
 /** The money side's outside systems, each port's provider by its setting. The processor charges the cards and relays
@@ -79,6 +75,7 @@ function provideOutsideServices(env: NodeJS.ProcessEnv): void {
 function connectAreas(): void {
   paymentOutcomes.provide(membershipPaymentOutcomes);
   refundFollowUps.provide({ preventChargebacks: preventByRefund, refundedInFull: closeOnFullRefund });
+  chargebackFollowUps.provide({ chargedBack: closeOnChargeback });
 }
 
 compose();

@@ -1,14 +1,14 @@
 // Routes outside the API prefix (no authentication, no versions), served by runtime/app.ts beside the operations.
 import './compose.js';
 import type { ExtraRoute, Mount } from '../runtime/app.js';
-import { receiptRoutes } from '../handlers/payments/receipts.js';
-import { fileRoutes } from '../handlers/files/file-routes.js';
-import { hostedAppRoutes } from '../handlers/apps/hosted-app-pages.js';
-import { websiteRoutes } from '../handlers/accounts/website-pages.js';
+import { receiptRoutes } from '../handlers/payments/index.js';
+import { fileRoutes } from '../handlers/files/index.js';
+import { hostedAppRoutes } from '../handlers/apps/index.js';
+import { websiteRoutes } from '../handlers/accounts/index.js';
 import { authenticationRoutes, oauthRoutes } from '../sandbox/pages/index.js';
-import { transferRoutes } from '../handlers/transfers/transfer-pages.js';
-import { checkoutRoutes } from '../handlers/checkout/checkout-routes.js';
-import { v2GuideRoutes } from '../handlers/v2/migration-guide-route.js';
+import { transferRoutes } from '../handlers/transfers/index.js';
+import { checkoutRoutes } from '../handlers/checkout/index.js';
+import { v2GuideRoutes } from '../handlers/v2/index.js';
 import { v2Api } from '../runtime/v2/legacy-api.js';
 import { v2Routes, v2Settings } from '../generated/v2-routes.js';
 import { operations } from '../generated/routes.js';

@@ -7,14 +7,16 @@ export { unpinnedAdPayload } from './unpinned-payload.js';
 
 // Used by the wiring and the entry points
 export { adNetwork } from './ad-network-port.js';
+export { DELIVER_ADS, adDeliverySweep, deliverAdsTask } from './deliver.js';
 export { adsTasks } from './tasks.js';
-export { adDeliverySweep } from './deliver.js';
 
 // Bound by generated routes and resources
 export { creativesOf } from './creatives.js';
 export { deleteAdCampaign } from './deleteAdCampaign.js';
 export { deleteAdGroup } from './deleteAdGroup.js';
+export { adPostThumbnailOf, postThumbnailOf } from './network-posts.js';
 export { adCampaignStats, adGroupStats, adStats } from './stats-fill.js';
 
 // Used by tests and the bench
+export { deliverDue } from './deliver.js';
 export { runAdsPaymentRetry } from './retry-ads-payment.js';

@@ -4,7 +4,7 @@
 // thumbnail_url.
 import type { Knex } from 'knex';
 import type { Row } from '../../runtime/plain/stored-resource.js';
-import { downloadUrl } from '../files/file-links.js';
+import { downloadUrl } from '../files/index.js';
 import { adNetwork } from './ad-network-port.js';
 
 /** Has the network make or re-render the post of an ad that chose none. */

@@ -9,6 +9,7 @@ export type { DisputeUnderReview, SchemeReport } from './network.js';
 export { networkDelay } from './submit.js';
 
 // Used by the wiring and the entry points
+export { chargebackFollowUps } from './chargeback-follow-ups-port.js';
 export { disputeScheme } from './card-scheme-port.js';
 export { preventByRefund } from './prevent-by-refund.js';
 export { disputeTasks } from './tasks.js';

@@ -24,7 +24,7 @@ import { postEntries } from '../ledger/index.js';
 import { emptyEvidence } from './evidence.js';
 import type { DisputeEvidence } from '../../generated/types.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
-import { closeOnChargeback } from '../resolution_center_cases/index.js';
+import { chargebackFollowUps } from './chargeback-follow-ups-port.js';
 
 export const ALERT_WINDOW_END = 'dispute_alert_window_end';
 export const DISPUTE_DEADLINE = 'dispute_deadline';
@@ -81,7 +81,7 @@ export async function openDispute(trx: Knex, payment: PaymentRow, reason: string
  * buyer's bank took the complaint over). The platform's review opens its dispute itself and closes its case. */
 async function chargeBack(trx: Knex, payment: PaymentRow, reason: string, alertId: string | null): Promise<string | null> {
   const id = await openDispute(trx, payment, reason, alertId);
-  if (id) await closeOnChargeback(trx, payment.id, id);
+  if (id) await chargebackFollowUps().chargedBack(trx, payment.id, id);
   return id;
 }
 

@@ -1,11 +1,8 @@
 // What the rest of the project uses of the exports area: other areas import it only through this file.
 // Generated routes and resources bind operation handlers and views by their own files.
 
-// Used by other areas and the sandbox
-export { exportRetentionSweep } from './expire.js';
-
 // Used by the wiring and the entry points
-export { EXPIRE_EXPORTS } from './expire.js';
+export { EXPIRE_EXPORTS, exportRetentionSweep } from './expire.js';
 export { exportTasks } from './tasks.js';
 
 // Bound by generated routes and resources

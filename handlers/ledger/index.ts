@@ -2,13 +2,12 @@
 // Generated routes and resources bind operation handlers and views by their own files.
 
 // Used by other areas and the sandbox
-export { clearingSweep } from './clearing.js';
 export { PLATFORM, ledgerOf } from './ledgers.js';
 export { POSTING_PARAMS, insertPostings, postEntries, postEntry, postingValues, refusingOverdraft } from './post.js';
 export type { Bucket, Entry, Posting } from './post.js';
 
 // Used by the wiring and the entry points
-export { CLEAR_DUE_FUNDS, clearDueFundsTask } from './clearing.js';
+export { CLEAR_DUE_FUNDS, clearDueFundsTask, clearingSweep } from './clearing.js';
 export { verifyLedger } from './verify-ledger.js';
 export type { LedgerReport } from './verify-ledger.js';
 

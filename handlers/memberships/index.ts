@@ -3,10 +3,10 @@
 
 // Used by other areas and the sandbox
 export { shownLicenseKey } from './license-key.js';
-export { membershipPeriodSweep } from './period-sweep.js';
 
 // Used by the wiring and the entry points
 export { membershipPaymentOutcomes } from './payment-outcomes.js';
+export { membershipPeriodSweep } from './period-sweep.js';
 export { MEMBERSHIP_PERIOD_SWEEP, membershipTasks } from './tasks.js';
 
 // Used by tests and the bench

@@ -8,3 +8,7 @@ export { CHECKOUT_METHODS, domainStatus, isWallet, requireWalletDomain, walletRe
 
 // Used by the wiring and the entry points
 export { dns } from './dns-port.js';
+export { paymentMethodDomainTasks } from './verification.js';
+
+// Used by tests and the bench
+export { VERIFY_DOMAIN, verifyPaymentMethodDomain } from './verification.js';

@@ -8,7 +8,11 @@ export type { CasePlatform } from './platform-port.js';
 // Used by the wiring and the entry points
 export { closeOnFullRefund } from './case-steps.js';
 export { casePlatform } from './platform-port.js';
+export { resolutionCenterTasks } from './platform.js';
 
 // Bound by generated routes and resources
 export { availableActions } from './case-fields.js';
 export { listResolutionCenterCases } from './listResolutionCenterCases.js';
+
+// Used by tests and the bench
+export { escalateUnanswered, reviewCase } from './platform.js';

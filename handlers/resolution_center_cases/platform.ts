@@ -9,8 +9,7 @@ import { clockNow } from '../../runtime/clock.js';
 import type { TaskList } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
 import type { ResolutionCenterCase } from '../../generated/types.js';
-import { openDispute } from '../disputes/network.js';
-import { networkDelay } from '../disputes/submit.js';
+import { openDispute, networkDelay } from '../disputes/index.js';
 import { CASE_DEADLINE, CASE_REVIEW, lockCase, moveCase, type CaseRow, type Step } from './case-steps.js';
 import { casePlatform } from './platform-port.js';
 

@@ -5,8 +5,12 @@
 export type { Moderator } from './moderator-port.js';
 
 // Used by the wiring and the entry points
+export { reviewTasks } from './moderate.js';
 export { moderator } from './moderator-port.js';
 
 // Bound by generated routes and resources
 export { listReviews } from './listReviews.js';
 export { attachmentsOf } from './review-fields.js';
+
+// Used by tests and the bench
+export { MODERATE_TASK, moderateReview } from './moderate.js';

@@ -7,3 +7,6 @@ export type { IdentityChecker, Requirement, VerificationError } from './identity
 // Used by the wiring and the entry points
 export { identityChecker } from './identity-checker-port.js';
 export { verificationTasks } from './tasks.js';
+
+// Used by tests and the bench
+export { reviewVerification } from './review.js';

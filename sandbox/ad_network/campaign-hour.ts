@@ -1,6 +1,6 @@
 // One campaign's hour on the sandbox ad network: its hourly budget over its groups (or each group's own), then
 // each group's share over its ads, each ad capped by its share of the group's hourly reach (delivery-model.ts).
-import type { AdHour, CampaignHour } from '../../handlers/ads/ad-network-port.js';
+import type { AdHour, CampaignHour } from '../../handlers/ads/index.js';
 import { adHour, audienceSize, hourlyBudget, split } from './delivery-model.js';
 
 export function deliverCampaignHour(c: CampaignHour): { ad_id: string; hour: AdHour }[] {

@@ -3,7 +3,7 @@
 // the same figures (README "Ads and the simulated ad network" states the same numbers). Math.floor(a / b) here is
 // integer division, exact: a and b are safe integers far below 2^52, and a correctly rounded quotient of such
 // integers never rounds across an integer.
-import type { AdHour, Audiences, Budget, Objective, Schedule } from '../../handlers/ads/ad-network-port.js';
+import type { AdHour, Audiences, Budget, Objective, Schedule } from '../../handlers/ads/index.js';
 
 /** Price of 1000 impressions, in minor units. */
 export const CPM: Record<Objective, number> = { awareness: 400, traffic: 800, engagement: 600, leads: 1200, sales: 1500 };

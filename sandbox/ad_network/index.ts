@@ -1,6 +1,6 @@
 // The sandbox ad network: its delivery model (delivery-model.ts, campaign-hour.ts), its reach estimate
 // (reach-model.ts) and its own posts (network-posts.ts), served through the ads area's port.
-import type { AdNetwork } from '../../handlers/ads/ad-network-port.js';
+import type { AdNetwork } from '../../handlers/ads/index.js';
 import { deliverCampaignHour } from './campaign-hour.js';
 import { syncNetworkPost } from './network-posts.js';
 import { estimatePeople, reachRange } from './reach-model.js';

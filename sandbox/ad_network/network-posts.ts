@@ -4,7 +4,7 @@
 // post always shows the ad as it now is (copy or creatives changed: the network re-renders it); the ad's post_id
 // names the row. A post once made stays (an ad that later chose a post keeps its history).
 import type { Knex } from 'knex';
-import type { AdCopy } from '../../handlers/ads/ad-network-port.js';
+import type { AdCopy } from '../../handlers/ads/index.js';
 
 export async function syncNetworkPost(db: Knex, ad: AdCopy): Promise<void> {
   const caption = ad.primary_texts?.[0]?.text ?? ad.headlines?.[0]?.text ?? '';

@@ -1,7 +1,7 @@
 // The simulated ad network's reach estimate (spec/areas/ads.yaml estimateAdGroupReach and README say the same
 // numbers): the delivery model's audience, narrowed by a draft targeting in whole-number arithmetic, so one targeting
 // always gives one answer.
-import type { ReachRange, Targeting } from '../../handlers/ads/ad-network-port.js';
+import type { ReachRange, Targeting } from '../../handlers/ads/index.js';
 import { audienceSize } from './delivery-model.js';
 
 const YOUNGEST = 18;

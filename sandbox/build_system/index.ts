@@ -2,7 +2,7 @@
 // is that a build must say where it shows (supported_app_view_types).
 import { createHash } from 'node:crypto';
 import { fileStorage } from '../../runtime/file-storage.js';
-import type { BuildSystem } from '../../handlers/apps/build-system-port.js';
+import type { BuildSystem } from '../../handlers/apps/index.js';
 
 async function sha256Of(storageKey: string): Promise<string> {
   const hash = createHash('sha256');

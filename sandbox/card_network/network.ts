@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import type { CardNetwork } from '../../handlers/cards/card-network-port.js';
-import { takeCardNetworkOutcome } from '../../handlers/cards/card-network-outcomes.js';
+import type { CardNetwork } from '../../handlers/cards/index.js';
+import { takeCardNetworkOutcome } from '../../handlers/cards/index.js';
 
 export const CARD_NETWORK_STEP = 'card_network_step';
 

@@ -7,11 +7,9 @@ import type { Knex } from 'knex';
 import { addJob } from '../../runtime/jobs.js';
 import type { DisputeEvidence } from '../../generated/types.js';
 import type { CardBehaviour } from '../../handlers/shared/card-processor-port.js';
-import type { SettlementScheme } from '../../handlers/payments/card-scheme-port.js';
-import type { DisputeScheme } from '../../handlers/disputes/card-scheme-port.js';
-import { takeNetworkReport, takeRuling, type DisputeUnderReview, type SchemeReport } from '../../handlers/disputes/network.js';
-import { EVIDENCE_FIELDS } from '../../handlers/disputes/evidence.js';
-import { networkDelay as after } from '../../handlers/disputes/submit.js';
+import type { SettlementScheme } from '../../handlers/payments/index.js';
+import type { DisputeScheme } from '../../handlers/disputes/index.js';
+import { takeNetworkReport, takeRuling, type DisputeUnderReview, type SchemeReport, EVIDENCE_FIELDS, networkDelay as after } from '../../handlers/disputes/index.js';
 import { cardBehaviourOf } from '../processor/index.js';
 
 export const NETWORK_REPORT = 'dispute_network_report';

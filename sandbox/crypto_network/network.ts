@@ -7,8 +7,8 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import type { CryptoNetwork, Network } from '../../handlers/deposits/crypto-network-port.js';
-import { confirmDeposit } from '../../handlers/deposits/confirm-deposit.js';
+import type { CryptoNetwork, Network } from '../../handlers/deposits/index.js';
+import { confirmDeposit } from '../../handlers/deposits/index.js';
 
 export const CRYPTO_NETWORK_CONFIRM = 'crypto_network_confirm';
 

@@ -1,6 +1,6 @@
 // The sandbox DNS: it does not query the internet's DNS but keeps its own TXT records (sandbox_dns_txt_records).
 import type { Knex } from 'knex';
-import type { Dns } from '../../handlers/payment_method_domains/dns-port.js';
+import type { Dns } from '../../handlers/payment_method_domains/index.js';
 
 /** Stored timestamps are cut to milliseconds, as the API's are. */
 const nowMs = (db: Knex): Knex.Raw => db.raw("date_trunc('milliseconds', now())");

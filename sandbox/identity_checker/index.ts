@@ -1,7 +1,7 @@
 // The sandbox identity checker. Its documented values (spec/areas/verifications.yaml, README) decide: a tax id of
 // 000000000 or a file named reject* is objected to (the area asks again), the name "Rejected Person" rejects the
 // identity, anything else stands.
-import type { IdentityChecker, Requirement, VerificationError } from '../../handlers/verifications/identity-checker-port.js';
+import type { IdentityChecker, Requirement, VerificationError } from '../../handlers/verifications/index.js';
 
 export const REJECTED_NAME = 'Rejected Person';
 const REJECTED_TAX_ID = '000000000';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { encodePng, type Frame } from './png.js';
 import { encodeMp4 } from './mp4.js';
-import type { MediaRequest, Resolution } from '../../handlers/media/media-generator-port.js';
+import type { MediaRequest, Resolution } from '../../handlers/media/index.js';
 
 export const FAIL_MARKER = '[fail]';
 export const FPS = 8;

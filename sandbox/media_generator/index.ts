@@ -1,6 +1,6 @@
 // The sandbox media generator: deterministic pictures and videos from the prompt (generator.ts), served through
 // the media area's port.
-import type { MediaGenerator } from '../../handlers/media/media-generator-port.js';
+import type { MediaGenerator } from '../../handlers/media/index.js';
 import { GeneratorRefused, generate } from './generator.js';
 
 export { FAIL_MARKER } from './generator.js';

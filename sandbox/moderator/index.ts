@@ -1,5 +1,5 @@
 // The sandbox moderator: publishes every review except one whose title or description contains REMOVE_MARKER.
-import type { Moderator } from '../../handlers/reviews/moderator-port.js';
+import type { Moderator } from '../../handlers/reviews/index.js';
 
 export const REMOVE_MARKER = '[remove]';
 

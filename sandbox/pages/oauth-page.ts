@@ -7,7 +7,7 @@ import getRawBody from 'raw-body';
 import type { ExtraRoute } from '../../runtime/app.js';
 import { effectsOn } from '../../generated/effects.js';
 import { inTransaction } from '../../runtime/request-db.js';
-import { answerConnection, AUTHORIZE_PATH, HANDLE, pendingConnection, type Answer } from '../../handlers/external_accounts/oauth-connections.js';
+import { answerConnection, AUTHORIZE_PATH, HANDLE, pendingConnection, type Answer } from '../../handlers/external_accounts/index.js';
 import type { Knex } from 'knex';
 import { escapeHtml, page } from '../../handlers/shared/html.js';
 

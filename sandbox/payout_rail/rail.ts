@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';
 import { clockNow } from '../../runtime/clock.js';
-import type { PayoutRail } from '../../handlers/payouts/payout-rail-port.js';
-import { takeRailReport, type RailPayout, type RailReport } from '../../handlers/payouts/rail-reports.js';
+import type { PayoutRail } from '../../handlers/payouts/index.js';
+import { takeRailReport, type RailPayout, type RailReport } from '../../handlers/payouts/index.js';
 
 export const PAYOUT_RAIL_STEP = 'payout_rail_step';
 

@@ -1,5 +1,5 @@
 // The sandbox social network (profiles.ts), served through the external accounts area's port.
-import type { SocialNetwork } from '../../handlers/external_accounts/social-network-port.js';
+import type { SocialNetwork } from '../../handlers/external_accounts/index.js';
 import { FORM_LOCALE, lookUpProfile, postEngagements, PROFILE_HOSTS } from './profiles.js';
 
 export { FORM_LOCALE, lookUpProfile, postEngagements } from './profiles.js';

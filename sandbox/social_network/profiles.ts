@@ -1,7 +1,7 @@
 // The sandbox social and ad network: what it holds for a handle is a pure function of SHA-256("<platform>:<handle>")
 // (spec/areas/external_accounts.yaml says the rules in words).
 import { createHash } from 'node:crypto';
-import type { NetworkPost, NetworkProfile } from '../../handlers/external_accounts/social-network-port.js';
+import type { NetworkPost, NetworkProfile } from '../../handlers/external_accounts/index.js';
 
 /** A handle the network has no profile for. */
 const UNKNOWN_HANDLE = /^unknown/;

@@ -1,5 +1,6 @@
 // A handler is typed by its operation: when the spec changes under it, `npm run typecheck` fails on the handler.
-// Shown with tsc on a project copy holding only what a handler imports: runtime/ and the generated types.
+// Shown with tsc on a project copy holding only what a handler imports: runtime/, the generated types and the
+// generated face of the runtime's Handler typed with them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
@@ -8,6 +9,7 @@ import { Project } from 'ts-morph';
 import { loadSpec } from '../../generator/load-spec.js';
 import { emitTypes } from '../../generator/emit-types.js';
 import { emitSpecData } from '../../generator/emit-spec-data.js';
+import { emitTypedRuntime } from '../../generator/emit-typed-runtime.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { FIXTURE, linkNodeModules, projectCopy, removeCopies, replaceOnce, writeIn } from './spec-fixture.js';
 
@@ -43,6 +45,7 @@ function typedCopy(fixture: string): string {
   const { spec } = loadSpec(root);
   writeIn(root, 'generated/types.ts', emitTypes(spec, new Project({ useInMemoryFileSystem: true })));
   writeIn(root, 'generated/spec-data.ts', emitSpecData(spec));
+  writeIn(root, 'generated/handler.ts', emitTypedRuntime()['handler.ts']);
   writeIn(root, 'handlers/test_widgets/retrieveTestWidget.ts', RETRIEVE);
   writeIn(root, 'handlers/test_widgets/updateTestWidget.ts', UPDATE);
   writeIn(root, 'tsconfig.json', TSCONFIG);

@@ -150,7 +150,7 @@ t('a stored resource is read by one statement: its table with its relations join
 t('plain operations get generated handlers: filters, sorts and the delete statement are precomputed SQL', () => {
   const files = emitted();
   const ops = files['plain-operations.ts'];
-  assert.match(ops, "export const listTestWidgets = plainList<'listTestWidgets'>(resources.TestWidget, {");
+  assert.match(ops, "export const listTestWidgets = plainList<Operations['listTestWidgets']>(resources.TestWidget, {");
   assert.match(ops, `{ param: 'colour', test: 'keyed', sql: ['"test_widgets"."colour"'] }`);
   assert.match(ops, `{ param: 'colours', test: 'equal', sql: ['"test_widgets"."colour"'] }`);
   assert.match(ops, `{ param: 'owner_title', test: 'contains', sql: ['"owner"."title"', '"test_widgets"."name"'] }`);
@@ -161,7 +161,7 @@ t('plain operations get generated handlers: filters, sorts and the delete statem
   assert.match(ops, `statement: 'update "test_widgets" set "deleted_at" = date_trunc(\\'milliseconds\\', now()), "updated_at" = date_trunc(\\'milliseconds\\', now()) where "id" = $1'`);
   assert.match(ops, "import { deleteTestWidget as deleteTestWidgetHook } from '../handlers/test_widgets/deleteTestWidget.js';");
   // A summary's keys are its total's enum fields, listed in the order of their values (a nullable one's null first).
-  assert.match(ops, "export const testWidgetSummary = plainSummary<'testWidgetSummary'>({");
+  assert.match(ops, "export const testWidgetSummary = plainSummary<Operations['testWidgetSummary']>({");
   assert.match(ops, "table: 'test_widget_totals',");
   assert.match(ops, "keys: [{ field: 'colour', order: ['red', 'green'] }, { field: 'shade', order: [null, 'light', 'dark'] }],");
   // A fill is imported once, under a name no operation has, and given to the list and the retrieve alike.
