@@ -1,4 +1,4 @@
-// What api logs cost a request, measured directly (issue 18: at most 3% of a read's throughput). A throughput ratio
+// What api logs cost a request, measured directly (at most 3% of a read's throughput, the bound). A throughput ratio
 // between a server with api logs and one without cannot show 3% here: two identical servers differ by more than
 // that from run to run. The writer's own work can be measured exactly instead: `record()` as requests call it and
 // the batched inserts it makes, in this process (its CPU) and in PostgreSQL (its processes' CPU, from /proc). On a

@@ -1,4 +1,4 @@
-// The export scenario (issue 17): the connected account's payments (BENCH_PAYMENT_ROWS, 1,000,000 by default)
+// The export scenario: the connected account's payments (BENCH_PAYMENT_ROWS, 1,000,000 by default)
 // exported to CSV by the generate_export task in a worker process of its own; its peak RSS must stay within 150 MB
 // whatever the row count (rows are read in keyset batches and streamed to the file), and the throughput is printed.
 // The worker runs compiled (bench/compiled.ts), as `npm run worker` runs from dist/: under tsx the compiler's own

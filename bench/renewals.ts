@@ -1,4 +1,4 @@
-// The renewals scenario (issue 36, item 4): the cost of a renewal must follow the renewals that are due, not the
+// The renewals scenario: the cost of a renewal must follow the renewals that are due, not the
 // memberships that exist. One shop has BENCH_RENEWAL_MEMBERSHIPS live memberships not due (1,000,000 by default) and,
 // each round, BENCH_RENEWALS_DUE (3,000) that are due; a fresh database of its own has a shop with the same due
 // memberships and none not due. The framework's real path renews them: the period sweep (real time: it finds the

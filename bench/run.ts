@@ -46,7 +46,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 /** framework/same-work: what the framework's own machinery may cost */
 const TARGET = 0.85;
-/** framework/expert: how close the framework must come to an expert's hand-written server (issue #12) */
+/** framework/expert: how close the framework must come to an expert's hand-written server, on the same work */
 const EXPERT_TARGET = 0.8;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
@@ -54,7 +54,7 @@ const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = <T extends { name: string }>(list: T[]) =>
   list.filter((x) => (ONLY.startsWith('=') ? x.name === ONLY.slice(1) : x.name.includes(ONLY)));
 const ROUTING = 'routing by operations mounted';
-/** the routing scenario's two servers: the operations there were when issue 12 was written, and the count it aims at */
+/** the routing scenario's two servers: the 89 operations the API had when routing cost was first set a bound, and the 300 it must scale to */
 const [ROUTING_FEW, ROUTING_MANY] = [89, 300];
 const START_UP = 'start-up';
 const API_LOGS = 'api logs';
@@ -455,7 +455,7 @@ try {
     console.log('');
   }
   if (selected([{ name: ROUTING }]).length) {
-    // Routing cost against the number of operations (issue 12: the 89 there were then against 300): the same
+    // Routing cost against the number of operations (the 89 there were when it was first bounded against 300): the same
     // GET /accounts/{id} on a server mounting the first 89 operations and on one mounting every real operation and
     // synthetic ones up to 300 (bench/framework-server.ts BENCH_MOUNTED_OPERATIONS).
     const [fewCount, manyCount] = [ROUTING_FEW, Math.max(ROUTING_MANY, operations.length)];
@@ -479,7 +479,7 @@ try {
     console.log('');
   }
   if (selected([{ name: API_LOGS }]).length) {
-    // What api logs cost (issue 18: at most 3%): the same reads on the real server and on one keeping no api logs.
+    // What api logs cost (at most 3% of a read): the same reads on the real server and on one keeping no api logs.
     // Two fresh servers, alike but for api logs: the main one has run the write scenarios before, and its worker may
     // still be busy with their jobs (a full run measured its GET /payments/{id} CPU 30% above a fresh server's).
     const quiet = await launch('framework-no-logs', 'framework-server.ts', databaseUrl, { BENCH_API_LOGS: 'off' });

@@ -1,4 +1,4 @@
-// The start-up scenario (issue 12): launch to the first 200 of GET /accounts/{id} on a migrated database, for
+// The start-up scenario: launch to the first 200 of GET /accounts/{id} on a migrated database, for
 // `npm start` itself (the npm CLI, bin/launch.mjs, the compiled primary and its API process), for the compiled
 // server without the npm CLI, and for the expert's hand-written Fastify server (bench/expert-server.ts bundled the
 // same way), in alternating order, median of BENCH_START_RUNS (5). dist/ is built before timing: a first start after
@@ -16,7 +16,7 @@ import { buildDist } from '../bin/build.mjs';
 import { distIsStale } from '../bin/dist-sources.mjs';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
-/** `npm start` to the first 200 on a migrated database (issue 12) */
+/** the bound on `npm start` to the first 200 on a migrated database */
 export const START_TARGET_MS = 1000;
 
 interface Side { label: string; command: string[] }

@@ -67,10 +67,11 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
     if (op.gone && !op.gone.shaped && op.plain) {
       problems.push(`${node('plain')}: ${name} is gone without its shape; declare its response (and inputs) to serve versions before ${op.gone.since}`);
     }
-    if (handlers.has(op.handler)) {
+    // An alias (same_as) shares its target's handler on purpose (generator/aliases.ts).
+    if (handlers.has(op.handler) && !op.same_as) {
       problems.push(`${node('handler')}: ${name}: the handler ${op.handler} is also used by ${handlers.get(op.handler)}`);
     }
-    handlers.set(op.handler, op.id);
+    if (!op.same_as) handlers.set(op.handler, op.id);
     const route = `${op.method} ${op.path.replace(/\{[a-z_]+\}/g, '{}')}`;
     if (routes.has(route)) problems.push(`${node('path')}: ${name}: ${op.method} ${op.path} is also declared by ${routes.get(route)}`);
     routes.set(route, op.id);

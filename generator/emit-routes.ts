@@ -39,7 +39,8 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
     { moduleSpecifier: './validators-body.js', namespaceImport: 'body' },
     { moduleSpecifier: './transformers.js', namespaceImport: 'transformers' },
     ...(plain.length ? [{ moduleSpecifier: './plain-operations.js', namedImports: plain }] : []),
-    ...live.filter((o) => !o.plain).sort((a, b) => (a.handler < b.handler ? -1 : 1))
+    // An alias (same_as) is bound to its target's handler, imported for the target.
+    ...live.filter((o) => !o.plain && !o.same_as).sort((a, b) => (a.handler < b.handler ? -1 : 1))
       .map((op) => ({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] })),
   ]);
   // An operation that moved is mounted at each path it has had, each serving only the versions that used it.
@@ -106,7 +107,7 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
     deprecated: ${op.deprecated ? JSON.stringify({ ...op.deprecated, ...successorAt(op, dates) }) : 'null'},${pathAliases(spec, op)}
     gone: ${op.gone ? JSON.stringify({ since: op.gone.since, successor: op.gone.successor }) : 'null'},
     versions: { ${versions.join(', ')} },
-    handler: ${isServed(op) ? op.id : 'null'},
+    handler: ${isServed(op) ? op.same_as ?? op.id : 'null'},
   }`;
   }
   file.addVariableStatement({

@@ -1,5 +1,9 @@
 // Precompiled ajv validators for every operation's path, query and body at every version.
 // Identical schemas (across operations or versions) compile once and share one export.
+// A spec edit must change only the emitted lines about what it edited, so a reviewer can read the diff: each
+// validator is named after the operation that uses it (not after its content) and compiled by its own ajv
+// instance inside its own function scope, so ajv's numbered helper names (validate10, schema11) restart per
+// validator instead of renumbering across the whole file.
 import { createHash } from 'node:crypto';
 import Ajv2019, { _ } from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
@@ -41,8 +45,38 @@ function newAjv(coerce: boolean) {
   return ajv;
 }
 
-function nameOf(kind: string, schema: JsonSchema): string {
+function keyOf(kind: string, schema: JsonSchema): string {
   return `${kind}_${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 12)}`;
+}
+
+interface SchemaUse { schema: JsonSchema; kind: string; uses: { date: string; opId: string }[] }
+
+/**
+ * Export names that survive edits: a schema only one operation uses is named after it (`<kind>_<operation>`), so
+ * an edit of its fields keeps its name and its place in the file. When that operation's schema differs between
+ * versions, the one its newest version uses keeps the plain name and older ones add the last version date that
+ * uses them. A schema several operations share (the empty query, a lone `{id}` path) keeps its content-hash name,
+ * which adding or renaming an operation does not change.
+ */
+function stableNames(byKey: Map<string, SchemaUse>): Map<string, string> {
+  const names = new Map<string, string>();
+  const groups = new Map<string, { key: string; last: string }[]>();
+  for (const [key, { kind, uses }] of byKey) {
+    const opIds = [...new Set(uses.map((u) => u.opId))];
+    if (opIds.length > 1) {
+      names.set(key, key);
+      continue;
+    }
+    const opId = opIds[0];
+    const last = uses.map((u) => u.date).sort().at(-1)!;
+    const base = `${kind}_${opId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+    groups.set(base, [...(groups.get(base) ?? []), { key, last }]);
+  }
+  for (const [base, members] of groups) {
+    members.sort((a, b) => (a.last < b.last ? 1 : -1));
+    members.forEach(({ key, last }, i) => names.set(key, i === 0 ? base : `${base}_${last.replace(/-/g, '_')}`));
+  }
+  return names;
 }
 
 const PRELUDE =
@@ -51,62 +85,81 @@ const PRELUDE =
   'const require = createRequire(import.meta.url);\n';
 
 export function emitValidators(spec: ApiSpec, versions: VersionView[]): EmittedValidators {
-  const params = new Map<string, JsonSchema>();
-  const bodies = new Map<string, JsonSchema>();
-  const byVersion: EmittedValidators['byVersion'] = {};
-
-  const add = (map: Map<string, JsonSchema>, kind: string, schema: JsonSchema) => {
-    const name = nameOf(kind, schema);
-    map.set(name, schema);
-    return name;
-  };
+  const params = new Map<string, SchemaUse>();
+  const bodies = new Map<string, SchemaUse>();
+  const keysByVersion: EmittedValidators['byVersion'] = {};
 
   const unruled: string[] = [];
   for (const view of versions) {
     const ops: Record<string, OperationValidators> = {};
     for (const op of view.operations.filter((o) => !o.gone)) {
+      const add = (map: Map<string, SchemaUse>, kind: string, schema: JsonSchema) => {
+        const key = keyOf(kind, schema);
+        const use = map.get(key) ?? { schema, kind, uses: [] };
+        use.uses.push({ date: view.date, opId: op.id });
+        map.set(key, use);
+        return key;
+      };
       ops[op.id] = operationValidators(spec, op, add, params, bodies);
       for (const part of ['query', 'body'] as const) {
-        const schema = part === 'query' ? params.get(ops[op.id].query) : bodies.get(ops[op.id].body ?? '');
+        const schema = part === 'query' ? params.get(ops[op.id].query)?.schema : bodies.get(ops[op.id].body ?? '')?.schema;
         for (const p of schema ? unruledInputs(schema, part) : []) unruled.push(`${op.where}: operations.${op.id} at ${view.date}: ${p}`);
       }
     }
-    byVersion[view.date] = ops;
+    keysByVersion[view.date] = ops;
   }
   // Backstop of generator/input-rules.ts for input shapes derived from spec/versions/.
   if (unruled.length) {
     throw new SpecError([...new Set(unruled)].map((p) => `${p}; every input integer and number needs a range its column holds, and every *_id input a prefix pattern`));
   }
 
-  const render = (map: Map<string, JsonSchema>, coerce: boolean) => {
-    const ajv = newAjv(coerce);
-    const names = [...map.keys()].sort();
-    for (const name of names) ajv.addSchema(map.get(name)!, name);
-    const code = standaloneCode.default(ajv, Object.fromEntries(names.map((n) => [n, n])));
-    return PRELUDE + code.replace(/^"use strict";/, '') + '\n';
-  };
-  const declare = (map: Map<string, JsonSchema>) =>
+  const paramNames = stableNames(params);
+  const bodyNames = stableNames(bodies);
+  const byVersion: EmittedValidators['byVersion'] = {};
+  for (const [date, ops] of Object.entries(keysByVersion)) {
+    byVersion[date] = Object.fromEntries(Object.entries(ops).map(([id, v]) => [id, {
+      path: paramNames.get(v.path)!,
+      query: paramNames.get(v.query)!,
+      body: v.body ? bodyNames.get(v.body)! : null,
+    }]));
+  }
+
+  const sortedByName = (map: Map<string, SchemaUse>, names: Map<string, string>) =>
+    [...map.entries()].map(([key, use]) => [names.get(key)!, use.schema] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+  const render = (map: Map<string, SchemaUse>, names: Map<string, string>, coerce: boolean) =>
+    PRELUDE + sortedByName(map, names).map(([name, schema]) => renderOne(name, schema, coerce)).join('');
+  const declare = (map: Map<string, SchemaUse>, names: Map<string, string>) =>
     '// Generated by `npm run generate` from spec/. Do not edit.\n' +
     "import type { CompiledValidator } from '../runtime/validation.js';\n" +
-    [...map.keys()].sort().map((n) => `export declare const ${n}: CompiledValidator;\n`).join('');
+    sortedByName(map, names).map(([n]) => `export declare const ${n}: CompiledValidator;\n`).join('');
 
   return {
     byVersion,
     files: {
-      'validators-params.js': render(params, true),
-      'validators-params.d.ts': declare(params),
-      'validators-body.js': render(bodies, false),
-      'validators-body.d.ts': declare(bodies),
+      'validators-params.js': render(params, paramNames, true),
+      'validators-params.d.ts': declare(params, paramNames),
+      'validators-body.js': render(bodies, bodyNames, false),
+      'validators-body.d.ts': declare(bodies, bodyNames),
     },
   };
+}
+
+/** One validator in its own scope: its own ajv instance numbers its helpers from scratch. */
+function renderOne(name: string, schema: JsonSchema, coerce: boolean): string {
+  const ajv = newAjv(coerce);
+  ajv.addSchema(schema, name);
+  const code = standaloneCode.default(ajv, { [name]: name }).replace(/^"use strict";/, '');
+  const exported = new RegExp(`^export const ${name} = (validate\\d+);$`, 'm').exec(code);
+  if (!exported) throw new Error(`ajv standalone code for ${name} has no export line`);
+  return `\nexport const ${name} = (() => {\n${code.replace(`${exported[0]}\n`, '').trim()}\nreturn ${exported[1]};\n})();\n`;
 }
 
 function operationValidators(
   spec: ApiSpec,
   op: OperationSpec,
-  add: (map: Map<string, JsonSchema>, kind: string, schema: JsonSchema) => string,
-  params: Map<string, JsonSchema>,
-  bodies: Map<string, JsonSchema>,
+  add: (map: Map<string, SchemaUse>, kind: string, schema: JsonSchema) => string,
+  params: Map<string, SchemaUse>,
+  bodies: Map<string, SchemaUse>,
 ): OperationValidators {
   // Path ids are looked up rather than pattern-checked: a malformed id is simply not found (404).
   const pathFields = Object.fromEntries(

@@ -38,6 +38,8 @@ export interface Generated {
   documents: Record<string, string>;
   /** handler files no operation uses: plain operations without a hook have none */
   unused: string[];
+  /** handler files of operations declared `same_as` another: its handler serves them */
+  aliased: string[];
 }
 
 export function generate(root: string, out?: string): Generated {
@@ -90,15 +92,18 @@ export function generate(root: string, out?: string): Generated {
   }
   const scaffolds: Record<string, string> = {};
   const unused: string[] = [];
+  const aliased: string[] = [];
   for (const op of spec.operations.filter(isServed)) {
-    if (!op.plain) scaffolds[`${op.handler}.ts`] = handlerScaffold(op);
+    if (op.same_as) {
+      if (existsSync(join(root, 'handlers', op.area, `${op.id}.ts`))) aliased.push(`handlers/${op.area}/${op.id}.ts`);
+    } else if (!op.plain) scaffolds[`${op.handler}.ts`] = handlerScaffold(op);
     else if (op.plain.hook) scaffolds[`${op.handler}.ts`] = hookScaffold(op);
     else if (existsSync(join(root, 'handlers', `${op.handler}.ts`))) unused.push(`handlers/${op.handler}.ts`);
   }
   const paths = projectPaths(root, out);
   for (const name of Object.keys(files)) files[name] = relink(files[name], paths, dirname(join(root, 'generated', name)), dirname(join(paths.out, name)));
   for (const name of Object.keys(scaffolds)) scaffolds[name] = relink(scaffolds[name], paths, dirname(join(paths.handlers, name)), dirname(join(paths.handlers, name)));
-  return { files, scaffolds, documents, unused };
+  return { files, scaffolds, documents, unused, aliased };
 }
 
 function listFiles(dir: string): string[] {
@@ -174,6 +179,11 @@ function main() {
   if (result.unused.length) {
     console.error(`${result.unused.length} handler file${result.unused.length === 1 ? ' is' : 's are'} not used: ${result.unused.length === 1 ? 'its operation is' : 'their operations are'} declared plain, with no hook; delete:`);
     for (const u of result.unused) console.error(`  ${u}`);
+    if (check) process.exit(1);
+  }
+  if (result.aliased.length) {
+    console.error(`${result.aliased.length} handler file${result.aliased.length === 1 ? ' is' : 's are'} not used: ${result.aliased.length === 1 ? 'its operation is' : 'their operations are'} declared same_as another, whose handler serves ${result.aliased.length === 1 ? 'it' : 'them'}; delete:`);
+    for (const u of result.aliased) console.error(`  ${u}`);
     if (check) process.exit(1);
   }
   if (check) {

@@ -12,6 +12,7 @@ import { normaliseField, normaliseFields } from './normalise.js';
 export { normaliseField, normaliseFields };
 import { checkReferences, type Locator } from './check-references.js';
 import { checkInputRules } from './input-rules.js';
+import { resolveAliases } from './aliases.js';
 import { storedModels } from './plain/stored-resources.js';
 import { plainModels } from './plain/plain-operations.js';
 
@@ -169,6 +170,7 @@ export function loadSpec(root: string): LoadedSpec {
         plain: op.plain,
         errors: op.errors ?? [],
         deprecated: op.deprecated,
+        same_as: op.same_as,
         where: locate(source!, ['operations', id], true),
       };
       for (const part of ['query', 'body'] as const) {
@@ -201,6 +203,7 @@ export function loadSpec(root: string): LoadedSpec {
   }
   resolveCatalogues(spec);
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
+  problems.push(...resolveAliases(spec, at));
   problems.push(...checkReferences(spec, at));
   if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems);
   if (problems.length) throw new SpecError(problems);

@@ -144,6 +144,8 @@ const defs = {
         properties: { successor: { type: 'string' }, sunset: { type: 'string', format: 'date' } },
       },
       plain: { $ref: '#/$defs/plain' },
+      // Another operation whose handler serves this one (a deprecated route kept for its callers); no file of its own.
+      same_as: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
     },
   },
 };

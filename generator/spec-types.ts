@@ -185,6 +185,9 @@ export interface OperationSpec {
   deprecated?: { successor?: string; sunset?: string };
   /** built whole from its resource's table (a plain retrieve, list, delete or update) */
   plain?: PlainSpec;
+  /** the operation whose handler serves this one (its `handler` is then that operation's): a deprecated route with
+   * the target's inputs and response, and no handler file of its own (generator/aliases.ts) */
+  same_as?: string;
   /** retired: from `since` on the operation answers 410 gone; `shaped` when it declares its shape (a response), so
    * versions before `since` serve it in that shape (generator/gone.ts); without, it has no handler */
   gone?: { since: string; successor?: string; shaped?: boolean };

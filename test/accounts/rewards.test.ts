@@ -1,7 +1,8 @@
-// Issue 37 item 2: an account's lifetime volume comes from its real payments (handlers/accounts/lifetime-volume.ts):
-// settled payments add their usd_total, refunds and lost or unanswered chargebacks take their share back, in the
-// transaction that moves the money; crossing a milestone pays its reward once, through the ledger. All over HTTP
-// and the product's own jobs (collect_payment, refund_payment, the network's ruling), run as the worker runs them.
+// Rewards are earned on real money only: an account's lifetime volume comes from its real payments
+// (handlers/accounts/lifetime-volume.ts): settled payments add their usd_total, refunds and lost or unanswered
+// chargebacks take their share back, in the transaction that moves the money; crossing a milestone pays its reward
+// once, through the ledger. All over HTTP and the product's own jobs (collect_payment, refund_payment, the network's
+// ruling), run as the worker runs them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';

@@ -132,4 +132,31 @@ t('a broken spec makes the CLI exit 1 listing every problem with its position, a
   assert.is(readText(join(broken.root, 'generated/types.ts')), broken.typesBefore);
 });
 
+t('an operation declared same_as another is bound to that operation\'s handler and gets no scaffold of its own', () => {
+  const alias = `${FIXTURE}
+  retrieveOldTestWidget:
+    method: GET
+    path: /old_test_widgets/{id}
+    summary: Retrieve a test widget (deprecated; use GET /test_widgets/{id})
+    deprecated: { successor: '/test_widgets/{id}' }
+    same_as: retrieveTestWidget
+    scopes: [company:basic:read]
+    response: { type: TestWidget }
+`;
+  const root = projectCopy({ fixture: alias });
+  // A file left from before the alias was declared is reported (npm run check fails on it).
+  writeIn(root, 'handlers/test_widgets/retrieveOldTestWidget.ts', writtenHandler('retrieveOldTestWidget'));
+  const { files, scaffolds, aliased } = generate(root);
+  assert.equal(aliased, ['handlers/test_widgets/retrieveOldTestWidget.ts']);
+  const routes = files['routes.ts'];
+  const entry = routes.slice(routes.indexOf('id: "retrieveOldTestWidget"'));
+  const upToHandler = entry.slice(0, entry.indexOf('\n', entry.indexOf('handler:')));
+  // Its own route, with its deprecation and successor as before; only the handler is the target's.
+  assert.match(upToHandler, 'deprecated: { "successor": "/test_widgets/{id}"');
+  assert.ok(upToHandler.endsWith('handler: retrieveTestWidget,'), upToHandler);
+  assert.not.match(routes, 'import { retrieveOldTestWidget }');
+  assert.ok('test_widgets/retrieveTestWidget.ts' in scaffolds);
+  assert.not.ok('test_widgets/retrieveOldTestWidget.ts' in scaffolds);
+});
+
 t.run();

@@ -203,4 +203,33 @@ t('several reference problems are reported at once', () => {
   problemAt(problems, F, lineOf(text, 'handler: test_widgets'), 'also used by');
 });
 
+/** A deprecated route served by another operation's handler, as the fixture area's last operation. */
+const aliasOf = (target: string, lines = '    response: { type: TestWidget }\n') => `${FIXTURE}
+  retrieveOldTestWidget:
+    method: GET
+    path: /old_test_widgets/{id}
+    summary: Retrieve a test widget (deprecated; use GET /test_widgets/{id})
+    deprecated: { successor: '/test_widgets/{id}' }
+    same_as: ${target}
+    scopes: [company:basic:read]
+${lines}`;
+
+t('an alias takes its target\'s handler; a target that is missing, an alias, or of another shape is reported at same_as', () => {
+  const { spec } = loadSpec(projectCopy({ fixture: aliasOf('retrieveTestWidget') }));
+  assert.is(spec.operations.find((o) => o.id === 'retrieveOldTestWidget')!.handler, 'test_widgets/retrieveTestWidget');
+
+  let text = aliasOf('retrieveTestWidgit');
+  problemAt(problemsWith(text), F, lineOf(text, 'same_as:'), 'retrieveTestWidgit, which is not an operation', 'did you mean retrieveTestWidget?');
+  text = aliasOf('retrieveOldTestWidget');
+  problemAt(problemsWith(text), F, lineOf(text, 'same_as:'), 'itself an alias');
+  text = aliasOf('listTestWidgets', '    response: { type: TestWidget }\n');
+  let problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'same_as:'), 'responds with TestWidget, listTestWidgets with a list of TestWidget');
+  problemAt(problems, F, lineOf(text, 'same_as:'), 'its path parameters ({id}) are not listTestWidgets\'s (none)');
+  text = aliasOf('updateTestWidget', '    response: { type: TestWidget }\n    body:\n      name: { type: string }\n');
+  problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'same_as:'), 'takes body.name, which updateTestWidget does not take in the same form');
+  problemAt(problems, F, lineOf(text, 'same_as:'), 'does not require company:update');
+});
+
 t.run();

@@ -1,4 +1,4 @@
-// GET /accounts?order=volume on a large accounts table (issue 37): lifetime volume is a column kept by the payments
+// GET /accounts?order=volume on a large accounts table: lifetime volume is a column kept by the payments
 // that move money (handlers/accounts/lifetime-volume.ts), so ordering and bounding by it is an index walk, not a sum
 // over payments nor a sort of every account. A platform with LARGE_TABLE_ROWS connected accounts and as many accounts
 // of other platforms; its list by volume (whole, bounded, paged) must read about a page of an index in volume order,

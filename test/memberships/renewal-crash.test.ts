@@ -1,7 +1,7 @@
-// Renewals never charge twice (issue 36, item 4): a sandbox clock advanced over two renewals of forty memberships,
-// with two worker processes, the one advancing the clock SIGKILLed in the middle of the renewals (held there by a
-// row lock this test takes on a membership, as test/runtime/crash-recovery.test.ts does); the other takes the
-// advance over once liveness releases the dead worker's job, and every membership ends with one charge per period.
+// Renewals never charge twice, even when a worker dies mid-renewal: a sandbox clock advanced over two renewals of forty
+// memberships, with two worker processes, the one advancing the clock SIGKILLed in the middle of the renewals (held
+// there by a row lock this test takes on a membership, as test/runtime/crash-recovery.test.ts does); the other takes
+// the advance over once liveness releases the dead worker's job, and every membership ends with one charge per period.
 // Then the step itself raced: two runs of the same due step and the sweep, all waiting on the membership at once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -211,7 +211,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 
-// Cards (issue 15): random concurrent top-ups, authorisations (some beyond the balance, some on a frozen card) and
+// Cards: random concurrent top-ups, authorisations (some beyond the balance, some on a frozen card) and
 // the card network's settle and reverse steps, each step run twice as a re-run job would: the cards balance equals
 // what was topped up less what settled, exactly, held equals what is pending, and nothing crossed a floor.
 type CardCommand =
@@ -282,7 +282,7 @@ t('cards: the cards balance equals top-ups less settlements, held equals pending
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} card transactions happened`);
 });
 
-// Deposits over the simulated crypto network and swaps (issue 15), in a block of their own: random reports (some
+// Deposits over the simulated crypto network and swaps, in a block of their own: random reports (some
 // of one transaction, some concurrent), confirmations run concurrently and again, negative balances and swaps
 // repaying or converting, leave every balance equal to its postings, no floor crossed, each transaction one deposit
 // credited at most once, and the platform's crypto_clearing equal to what confirmed deposits credited.
@@ -382,7 +382,7 @@ t('deposits and swaps: balances equal their postings, floors hold, each transact
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 
-// Bounties (issue 18): random pools posted, attempts started and proved, approvals (some twice at once), denials
+// Bounties: random pools posted, attempts started and proved, approvals (some twice at once), denials
 // and closes, run a few at a time concurrently: every bounty's escrow equals what it paid out, what it returned and
 // what is still held, workers hold exactly their approved rewards, and the ledger verifies.
 type BountyCommand =

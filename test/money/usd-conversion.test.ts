@@ -1,7 +1,7 @@
-// Conversion without binary floats (#35): a payment's usd_total and swaps convert with one rate table (fx_rates,
-// handlers/shared/fx-rates.ts), usd_total rounded half up to the cent in integer arithmetic, checked over every
-// currency of the table against a reference written here on the rates' decimal text; percentages of promo codes
-// (the older pins' amount_off, the head's percent_off) are read exactly.
+// Conversion without binary floats, so no cent is lost or made up in rounding: a payment's usd_total and swaps convert
+// with one rate table (fx_rates, handlers/shared/fx-rates.ts), usd_total rounded half up to the cent in integer
+// arithmetic, checked over every currency of the table against a reference written here on the rates' decimal text;
+// percentages of promo codes (the older pins' amount_off, the head's percent_off) are read exactly.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';

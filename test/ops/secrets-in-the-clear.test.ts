@@ -1,4 +1,4 @@
-// No secret in any log or table in the clear (issue 35, item 6). One server logging everything (pino at trace) into
+// No secret in any log or table in the clear. One server logging everything (pino at trace) into
 // this test; every flow that makes a secret runs through the API and the pages its secret opens; then the whole log
 // and every row of every table of the test's database (each row as text) are searched for each secret.
 import { suite } from 'uvu';

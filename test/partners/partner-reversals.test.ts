@@ -1,6 +1,6 @@
-// Issue 18: a referred account's payment whose money goes back to the buyer takes the partner's commission back in
-// proportion: floor(C * B / T) reversed once B of T is back (integer math, cumulative), by a reversal earning and a
-// ledger entry posted in the refund's statement (or the ruling's transaction).
+// Partner commissions follow the money: a referred account's payment whose money goes back to the buyer takes the
+// partner's commission back in proportion: floor(C * B / T) reversed once B of T is back (integer math, cumulative), by
+// a reversal earning and a ledger entry posted in the refund's statement (or the ruling's transaction).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';

@@ -1,5 +1,5 @@
 // No input reaches PostgreSQL unchecked: forged cursors, timestamps PostgreSQL refuses, integers past their column,
-// non-finite numbers and empty references are 400s naming the input, never 500s (issue #10 items 3 and 4).
+// non-finite numbers and empty references are 400s naming the input, never 500s.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';

@@ -1,6 +1,7 @@
-// Legacy (v2 and v5) subscriptions (issue #37 item 7): imported by the operator CLI or made through the deprecated
-// /api/v2, never created or switched to through /api/v1; each keeps delivering its own payload format, received
-// here by a real HTTP receiver from the server's own worker, and shows its real api_version at every pin.
+// Legacy (v2 and v5) subscriptions, which must keep receiving the format their receivers parse: imported by the
+// operator CLI or made through the deprecated /api/v2, never created or switched to through /api/v1; each keeps
+// delivering its own payload format, received here by a real HTTP receiver from the server's own worker, and shows its
+// real api_version at every pin.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';

@@ -22,7 +22,7 @@ export const operations: OperationDefinition[] = [
     list: { defaultPageSize: 10, maxPageSize: 100 },
     deprecated: null,
     gone: null,
-    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_9a9bbb45f9f0, body: null, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_9a9bbb45f9f0, body: null, upgrade: null, downgrade: null } },
+    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_listBooks, body: null, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_listBooks, body: null, upgrade: null, downgrade: null } },
     handler: listBooks,
   },
   {
@@ -37,7 +37,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1695bd674ef6, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1695bd674ef6, upgrade: null, downgrade: null } },
+    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_createBook, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_createBook, upgrade: null, downgrade: null } },
     handler: createBook,
   },
   {
@@ -67,7 +67,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_40ab3cffbd28, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_e4b6b29f3d02, upgrade: transformers.up_checkoutLoan_2025_09_01, downgrade: transformers.down_Loan_2025_09_01, olderNames: { "period": "loan_days" } } },
+    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_checkoutLoan, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_checkoutLoan_2025_09_01, upgrade: transformers.up_checkoutLoan_2025_09_01, downgrade: transformers.down_Loan_2025_09_01, olderNames: { "period": "loan_days" } } },
     handler: checkoutLoan,
   },
   {
@@ -97,7 +97,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-03-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Loan_2025_09_01 } },
+    versions: { "2026-03-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_returnLoan, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_returnLoan, upgrade: null, downgrade: transformers.down_Loan_2025_09_01 } },
     handler: returnLoan,
   },
   {
@@ -112,7 +112,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b37d13660d68, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b37d13660d68, upgrade: null, downgrade: null } },
+    versions: { "2026-03-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_createWebhookEndpoint, upgrade: null, downgrade: null }, "2025-09-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_createWebhookEndpoint, upgrade: null, downgrade: null } },
     handler: createWebhookEndpoint,
   },
 ];

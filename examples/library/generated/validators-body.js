@@ -3,7 +3,301 @@ import { createRequire } from 'node:module';
 import { inputFormats } from '../../../runtime/input-formats.js';
 const require = createRequire(import.meta.url);
 
-export const body_1695bd674ef6 = validate18;
+export const body_checkoutLoan = (() => {
+const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"period":{"type":"string","enum":["one_week","two_weeks","four_weeks"],"default":"two_weeks"}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
+const func1 = require("ajv/dist/runtime/ucs2length").default;
+const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const pattern3 = new RegExp("^book_[A-Za-z0-9]+$", "u");
+const pattern4 = new RegExp("^[A-Z0-9]{4,20}$", "u");
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate18.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.period === undefined){
+data.period = "two_weeks";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.book_id === undefined) && (missing0 = "book_id"))) || ((data.borrower === undefined) && (missing0 = "borrower"))){
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "book_id")) || (key0 === "borrower")) || (key0 === "period"))){
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.book_id !== undefined){
+let data1 = data.book_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern3.test(data1)){
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.borrower !== undefined){
+let data2 = data.borrower;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
+return false;
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data3 = data.period;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate18.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data3 === "one_week") || (data3 === "two_weeks")) || (data3 === "four_weeks"))){
+validate18.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/enum",keyword:"enum",params:{allowedValues: schema21.properties.period.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
+
+export const body_checkoutLoan_2025_09_01 = (() => {
+const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"loan_days":{"type":"integer","minimum":1,"maximum":28}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
+const func1 = require("ajv/dist/runtime/ucs2length").default;
+const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const pattern3 = new RegExp("^book_[A-Za-z0-9]+$", "u");
+const pattern4 = new RegExp("^[A-Z0-9]{4,20}$", "u");
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate18.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.book_id === undefined) && (missing0 = "book_id"))) || ((data.borrower === undefined) && (missing0 = "borrower"))){
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "book_id")) || (key0 === "borrower")) || (key0 === "loan_days"))){
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.book_id !== undefined){
+let data1 = data.book_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern3.test(data1)){
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.borrower !== undefined){
+let data2 = data.borrower;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
+return false;
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.loan_days !== undefined){
+let data3 = data.loan_days;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 28 || isNaN(data3)){
+validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 28},message:"must be <= 28"}];
+return false;
+}
+else {
+if(data3 < 1 || isNaN(data3)){
+validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
+
+export const body_createBook = (() => {
 const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"author":{"type":"string","minLength":1,"maxLength":200},"isbn":{"type":"string","pattern":"^[0-9]{13}$"}},"additionalProperties":false,"required":["account_id","title","author"]};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
@@ -152,183 +446,19 @@ validate18.errors = vErrors;
 return errors === 0;
 }
 validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
 
-export const body_32062bdb9024 = validate19;
-const schema22 = {"type":"object","properties":{},"additionalProperties":false};
-
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate19.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-else {
-validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate19.errors = vErrors;
-return errors === 0;
-}
-validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_40ab3cffbd28 = validate20;
-const schema23 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"period":{"type":"string","enum":["one_week","two_weeks","four_weeks"],"default":"two_weeks"}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
-const pattern5 = new RegExp("^book_[A-Za-z0-9]+$", "u");
-const pattern6 = new RegExp("^[A-Z0-9]{4,20}$", "u");
-
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.period === undefined){
-data.period = "two_weeks";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.book_id === undefined) && (missing0 = "book_id"))) || ((data.borrower === undefined) && (missing0 = "borrower"))){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "book_id")) || (key0 === "borrower")) || (key0 === "period"))){
-validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.book_id !== undefined){
-let data1 = data.book_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate20.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data1)){
-validate20.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.borrower !== undefined){
-let data2 = data.borrower;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-validate20.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
-return false;
-}
-}
-else {
-validate20.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data3 = data.period;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data3 === "one_week") || (data3 === "two_weeks")) || (data3 === "four_weeks"))){
-validate20.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/enum",keyword:"enum",params:{allowedValues: schema23.properties.period.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_b37d13660d68 = validate21;
-const schema24 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["loan.checked_out","loan.returned"]},"maxItems":10}},"additionalProperties":false,"required":["account_id","url","events"]};
+export const body_createWebhookEndpoint = (() => {
+const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["loan.checked_out","loan.returned"]},"maxItems":10}},"additionalProperties":false,"required":["account_id","url","events"]};
+const func1 = require("ajv/dist/runtime/ucs2length").default;
+const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
 const formats0 = inputFormats.uri;
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -339,14 +469,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))){
-validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "account_id") || (key0 === "url")) || (key0 === "events"))){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -358,18 +488,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate21.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate21.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -386,18 +516,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 2048){
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate18.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats0(data1))){
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate18.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -414,7 +544,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 10){
-validate21.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate18.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -424,11 +554,11 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "loan.checked_out") || (data3 === "loan.returned"))){
-validate21.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema24.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+validate18.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema21.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -439,7 +569,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate18.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -454,22 +584,24 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate21.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
 
-export const body_e4b6b29f3d02 = validate22;
-const schema25 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"loan_days":{"type":"integer","minimum":1,"maximum":28}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
+export const body_returnLoan = (() => {
+const schema21 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -478,135 +610,20 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.book_id === undefined) && (missing0 = "book_id"))) || ((data.borrower === undefined) && (missing0 = "borrower"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "book_id")) || (key0 === "borrower")) || (key0 === "loan_days"))){
-validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
 else {
-if(!pattern2.test(data0)){
-validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.book_id !== undefined){
-let data1 = data.book_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate22.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data1)){
-validate22.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.borrower !== undefined){
-let data2 = data.borrower;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-validate22.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.loan_days !== undefined){
-let data3 = data.loan_days;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate22.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 28 || isNaN(data3)){
-validate22.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 28},message:"must be <= 28"}];
-return false;
-}
-else {
-if(data3 < 1 || isNaN(data3)){
-validate22.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate22.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();

@@ -3,4 +3,4 @@ import type { CompiledValidator } from '../../../runtime/validation.js';
 export declare const path_32062bdb9024: CompiledValidator;
 export declare const path_4f66362544f2: CompiledValidator;
 export declare const query_32062bdb9024: CompiledValidator;
-export declare const query_9a9bbb45f9f0: CompiledValidator;
+export declare const query_listBooks: CompiledValidator;

@@ -1,4 +1,5 @@
-// The lists of issue 18 on large tables: each table gets LARGE_TABLE_ROWS rows (default 20,000 in the suite; the
+// Lists whose tables grow with an account's history (tracked events, people, apps, recommendations, experiences,
+// reviews, api and app logs), on large tables: each table gets LARGE_TABLE_ROWS rows (default 20,000 in the suite; the
 // measurement in the README used 200,000), half of them one account's long history and half spread over many other
 // accounts; then each list is read over HTTP for the long-history account and for a small one, the statements the
 // server ran are captured, and the page read is run again under EXPLAIN (ANALYZE, BUFFERS). A page must walk an index
@@ -14,7 +15,7 @@ import { pagePlan, recordStatements, stopRecordingStatements } from '../helpers/
 const ROWS = Number(process.env.LARGE_TABLE_ROWS ?? 20_000);
 const OTHER_ACCOUNTS = 100;
 const PAGE = 20;
-const t = suite('large tables: issue 18 lists');
+const t = suite('large tables: lists over a long account history');
 let app: TestApp;
 
 interface Owner { key: string; accountId: string }
