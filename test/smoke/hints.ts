@@ -415,6 +415,8 @@ export const HINTS: Record<string, Hint> = {
   createShipment: { inputs: async (ctx) => ({ body: { payment_id: (await collected(ctx)).id, tracking_number: UPS, tracking_code: UPS } }) },
   updateShipment: { inputs: () => ({ body: { tracking_number: UPS, tracking_code: UPS } }) },
   createPlan: { inputs: (ctx) => ({ body: { ...ofAccount(ctx), product_id: ctx.world.productId, plan_type: 'one_time', initial_price: 500 } }) },
+  // The owner's own notification: the pool's first may be a colleague's (each team member has a feed), a 404 to the owner.
+  markNotificationRead: { inputs: async (ctx) => ({ path: { id: (await ctx.call('GET', '/notifications', undefined, 'user_token')).data[0]?.id ?? 'ntf_none' } }) },
   updateUser: { credential: 'user_token', inputs: (ctx) => ({ path: { id: ctx.world.ownerId }, body: { name: 'Smoke Owner' } }) },
   authorizeCardPurchase: { inputs: async (ctx) => ({ body: { card_id: await card(ctx), amount: 100, merchant_name: 'Smoke Coffee' } }) },
   retrieveCardTransaction: {
