@@ -1,8 +1,8 @@
 // The same-work baseline the framework is measured against: the benchmarked requests written by hand on Koa and one
 // pg.Pool. It does the work the framework does for each (runtime/auth.ts and runtime/access.ts with their per-process
 // caches, runtime/shared-cache.ts; and the handlers: handlers/accounts/retrieveAccount.ts and account-view.ts;
-// handlers/payments/retrievePayment.ts, listPayments.ts and createPayment.ts, with the declared statements of
-// generated/resources.ts), query for query, with the same SQL, and renders the same JSON; what it leaves out is the
+// GET /payments/{id} (declared plain: runtime/plain/retrieve.ts), handlers/payments/listPayments.ts and
+// createPayment.ts, with the declared statements of generated/resources.ts), query for query, with the same SQL, and renders the same JSON; what it leaves out is the
 // framework itself. Keep it in step with those files: bench/run.ts compares the responses and the number of
 // queries before measuring. (bench/expert-server.ts is the other baseline: the fewest statements, not the same ones.)
 

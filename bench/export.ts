@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { newId } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
-import { HEAD_VERSION } from '../runtime/versions.js';
+import { headVersion } from '../runtime/versions.js';
 import type { Fixture } from './seed.js';
 import { compileBenchEntries } from './compiled.js';
 
@@ -20,7 +20,7 @@ export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixt
   const id = newId('exp_');
   // The seed's payments and those the create scenarios added to the same account before this one ran.
   const [{ count: expected }] = await db('payments').where({ account_id: fixture.connectedId }).count<{ count: string }[]>('* as count');
-  await db('exports').insert({ id, account_id: fixture.connectedId, resource: 'payments', api_version: HEAD_VERSION, status: 'pending' });
+  await db('exports').insert({ id, account_id: fixture.connectedId, resource: 'payments', api_version: headVersion(), status: 'pending' });
   mkdirSync(join(projectRoot, '.data'), { recursive: true });
   const storage = mkdtempSync(join(projectRoot, '.data', 'bench-export-'));
   try {

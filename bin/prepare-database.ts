@@ -15,7 +15,7 @@ export interface PreparedDatabase {
   database: RunningDatabase;
   /** the demo account's credentials when this start created it */
   demo: Awaited<ReturnType<typeof seedDemo>>;
-  /** false when the server runs without autovacuum (a warning at start: README, DATABASE_URL) */
+  /** false when the server runs without autovacuum (a warning at start: docs/settings.md, "DATABASE_URL") */
   autovacuum: boolean | null;
 }
 

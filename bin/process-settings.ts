@@ -1,4 +1,4 @@
-// The process settings of `npm start` and `npm run worker`, read from the environment (README: Settings).
+// The process settings of `npm start` and `npm run worker`, read from the environment (docs/settings.md).
 
 /** How long a stopping process waits for in-flight requests (and running jobs) before it exits anyway. */
 export const DRAIN_LIMIT_MS = 10_000;

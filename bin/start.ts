@@ -70,9 +70,9 @@ const base = `${origin}/api/v1`;
 console.log(`\nCommerce Platform API listening on ${base}`);
 console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
 console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
-console.log(embedded ? `Database: embedded PostgreSQL under ${embeddedDataDir} (for local use; see README)` : 'Database: DATABASE_URL');
+console.log(embedded ? `Database: embedded PostgreSQL under ${embeddedDataDir} (for local use; see docs/settings.md)` : 'Database: DATABASE_URL');
 if (autovacuum === false) {
-  logger.warn('the database server runs with autovacuum off: nothing analyzes the tables as they grow, and plans made while they were small stay (README: DATABASE_URL)');
+  logger.warn('the database server runs with autovacuum off: nothing analyzes the tables as they grow, and plans made while they were small stay (docs/settings.md, "DATABASE_URL")');
 }
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');

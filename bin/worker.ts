@@ -24,7 +24,7 @@ function fail(message: string): never {
 const url = process.env.DATABASE_URL || await publishedUrl();
 if (!url) fail('No database: set DATABASE_URL, or start `npm start` first (its embedded database is shared through .data/pg.url).');
 // A worker listens nowhere, so HOST's default (loopback) says nothing of where it runs: unless HOST or the setting
-// is given, it delivers webhooks to public addresses only (README: Settings).
+// is given, it delivers webhooks to public addresses only (docs/settings.md).
 if (!process.env.HOST && !process.env[PRIVATE_DESTINATIONS_SETTING]) process.env[PRIVATE_DESTINATIONS_SETTING] = 'false';
 let liveness;
 try {

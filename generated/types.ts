@@ -142,7 +142,7 @@ export interface Account {
     updated_at: string;
 }
 
-/** The hosted website of an account created with blueprint_id. Created queued with the account; a background deployment then serves the blueprint's production web build (approved by the build system) at url, on this server (`<PUBLIC_BASE_URL>/sites/<account route>/`, README "Apps and the simulated build system"), or fails saying why in failure_reason. The build deployed stays the site's content: a later promotion of another build of the blueprint does not change a deployed website. */
+/** The hosted website of an account created with blueprint_id. Created queued with the account; a background deployment then serves the blueprint's production web build (approved by the build system) at url, on this server (`<PUBLIC_BASE_URL>/sites/<account route>/`, docs/sandbox/build-system.md), or fails saying why in failure_reason. The build deployed stays the site's content: a later promotion of another build of the blueprint does not change a deployed website. */
 export interface Website {
     id: string;
     account_id: string;

@@ -49,14 +49,21 @@ export const canTransition: <M extends StateMachineName>(machine: M, current: st
     'plain-hooks.ts': `${HEADER}
 // runtime/plain/hooks.ts, typed for this API: a hook names its operation and gets the typed handler context.
 import type * as Any from '../runtime/plain/hooks.js';
+import type { Row } from '../runtime/plain/stored-resource.js';
 import type { HandlerContext } from './handler.js';
 import type { Operations } from './types.js';
+import type { PlainRows } from './rows.js';
 
-export type RetrieveHook<K extends keyof Operations> = Any.RetrieveHook<Operations[K], HandlerContext>;
+/** The row of the resource operation K answers (generated/rows.ts). */
+type RowOf<K> = K extends keyof PlainRows ? PlainRows[K] : Row;
+
+export type RetrieveHook<K extends keyof Operations> = Any.RetrieveHook<Operations[K], HandlerContext, RowOf<K>>;
 export type ListHook<K extends keyof Operations> = Any.ListHook<Operations[K], HandlerContext>;
-export type DeleteHook<K extends keyof Operations> = Any.DeleteHook<Operations[K], HandlerContext>;
-export type UpdateHook<K extends keyof Operations> = Any.UpdateHook<Operations[K], HandlerContext>;
-export type Fill<V, Q> = Any.Fill<V, Q, HandlerContext>;
+export type DeleteHook<K extends keyof Operations> = Any.DeleteHook<Operations[K], HandlerContext, RowOf<K>>;
+export type UpdateHook<K extends keyof Operations> = Any.UpdateHook<Operations[K], HandlerContext, RowOf<K>>;
+export type TransitionHook<K extends keyof Operations> = Any.TransitionHook<Operations[K], HandlerContext, RowOf<K>>;
+/** R: the rows' type, their resource's (generated/rows.ts) */
+export type Fill<V, Q, R = Row> = Any.Fill<V, Q, HandlerContext, R>;
 `,
   };
 }

@@ -3,7 +3,8 @@
 // A spec edit must change only the emitted lines about what it edited, so a reviewer can read the diff: each
 // validator is named after the operation that uses it (not after its content) and compiled by its own ajv
 // instance inside its own function scope, so ajv's numbered helper names (validate10, schema11) restart per
-// validator instead of renumbering across the whole file.
+// validator instead of renumbering across the whole file; and inside a validator, its names are renamed after the
+// property they check (generator/stable-validator-names.ts), so an added field does not renumber those after it.
 import { createHash } from 'node:crypto';
 import Ajv2019, { _ } from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
@@ -11,6 +12,7 @@ import { inputFormats } from '../runtime/input-formats.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { objectSchema, type JsonSchema } from './json-schema.js';
 import { unruledInputs } from './input-rules.js';
+import { stableValidatorNames } from './stable-validator-names.js';
 import { SpecError } from './spec-source.js';
 import type { ApiSpec, OperationSpec } from './spec-types.js';
 import type { VersionView } from './versions.js';
@@ -151,7 +153,7 @@ function renderOne(name: string, schema: JsonSchema, coerce: boolean): string {
   const code = standaloneCode.default(ajv, { [name]: name }).replace(/^"use strict";/, '');
   const exported = new RegExp(`^export const ${name} = (validate\\d+);$`, 'm').exec(code);
   if (!exported) throw new Error(`ajv standalone code for ${name} has no export line`);
-  return `\nexport const ${name} = (() => {\n${code.replace(`${exported[0]}\n`, '').trim()}\nreturn ${exported[1]};\n})();\n`;
+  return `\nexport const ${name} = (() => {\n${stableValidatorNames(code.replace(`${exported[0]}\n`, '').trim())}\nreturn ${exported[1]};\n})();\n`;
 }
 
 function operationValidators(

@@ -17,8 +17,10 @@ import { emitRoutes, handlerScaffold, hookScaffold, SCAFFOLD_MARK } from './emit
 import { storedModels } from './plain/stored-resources.js';
 import { plainModels } from './plain/plain-operations.js';
 import { emitResources } from './emit-resources.js';
+import { emitRows, readTables } from './emit-rows.js';
 import { emitPlainOperations } from './emit-plain-operations.js';
 import { emitOpenApi } from './emit-openapi.js';
+import { emitOpenApiStore } from './emit-openapi-store.js';
 import { emitSpecData } from './emit-spec-data.js';
 import { emitApiDefinition } from './emit-api-definition.js';
 import { emitTypedRuntime } from './emit-typed-runtime.js';
@@ -36,7 +38,7 @@ export interface Generated {
   files: Record<string, string>;
   scaffolds: Record<string, string>;
   documents: Record<string, string>;
-  /** handler files no operation uses: plain operations without a hook have none */
+  /** handler files no operation uses: plain operations without a hook of their own (none, or a shared one) have none */
   unused: string[];
   /** handler files of operations declared `same_as` another: its handler serves them */
   aliased: string[];
@@ -67,7 +69,10 @@ export function generate(root: string, out?: string): Generated {
   // Stored resources and plain operations (problems were reported by loadSpec, with their positions).
   const stored = storedModels(spec, (file) => file, []);
   files['resources.ts'] = emitResources(Object.values(stored), shownHiddenFields(spec, versions));
-  files['plain-operations.ts'] = emitPlainOperations(plainModels(spec, stored, (file) => file, []));
+  const plain = plainModels(spec, stored, (file) => file, []);
+  files['plain-operations.ts'] = emitPlainOperations(plain);
+  files['rows.ts'] = emitRows(Object.values(stored), readTables(root),
+    plain.flatMap((m) => (m.resource ? [{ operation: m.op.id, resource: m.resource }] : [])));
   // The deprecated v2 API's route map (spec/v2.yaml): its routes and its migration guide.
   // An API without a v2 past (examples/library) has no spec/v2.yaml.
   if (existsSync(join(root, 'spec', 'v2.yaml'))) {
@@ -76,7 +81,9 @@ export function generate(root: string, out?: string): Generated {
     files['v2-migration-guide.ts'] = emitV2Guide(spec, v2Map);
   }
   const documents: Record<string, string> = {};
-  for (const view of versions) documents[view.date] = files[`openapi/${view.date}.json`] = emitOpenApi(spec, view);
+  for (const view of versions) documents[view.date] = emitOpenApi(spec, view);
+  // Every version's document in one file, each part once per shape (the server assembles them: runtime/openapi-store.ts).
+  files['openapi.json'] = emitOpenApiStore(documents);
   files['serializers.js'] = emitSerializers(documents);
   // What /docs/changelog shows: each version's entries and its step from the one before (generator/diff.ts).
   files['changelog.json'] = emitChangelog(spec);
@@ -97,7 +104,7 @@ export function generate(root: string, out?: string): Generated {
     if (op.same_as) {
       if (existsSync(join(root, 'handlers', op.area, `${op.id}.ts`))) aliased.push(`handlers/${op.area}/${op.id}.ts`);
     } else if (!op.plain) scaffolds[`${op.handler}.ts`] = handlerScaffold(op);
-    else if (op.plain.hook) scaffolds[`${op.handler}.ts`] = hookScaffold(op);
+    else if (typeof op.plain.hook === 'string') scaffolds[`${op.handler}.ts`] = hookScaffold(op);
     else if (existsSync(join(root, 'handlers', `${op.handler}.ts`))) unused.push(`handlers/${op.handler}.ts`);
   }
   const paths = projectPaths(root, out);
@@ -177,7 +184,7 @@ function main() {
     }
   }
   if (result.unused.length) {
-    console.error(`${result.unused.length} handler file${result.unused.length === 1 ? ' is' : 's are'} not used: ${result.unused.length === 1 ? 'its operation is' : 'their operations are'} declared plain, with no hook; delete:`);
+    console.error(`${result.unused.length} handler file${result.unused.length === 1 ? ' is' : 's are'} not used: ${result.unused.length === 1 ? 'its operation is' : 'their operations are'} declared plain, with no hook of their own (none, or shared code: plain.hook.code); delete:`);
     for (const u of result.unused) console.error(`  ${u}`);
     if (check) process.exit(1);
   }

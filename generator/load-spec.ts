@@ -15,6 +15,7 @@ import { checkInputRules } from './input-rules.js';
 import { resolveAliases } from './aliases.js';
 import { storedModels } from './plain/stored-resources.js';
 import { plainModels } from './plain/plain-operations.js';
+import { readTables } from './emit-rows.js';
 
 function normaliseResource(raw: ResourceSpec): ResourceSpec {
   return { ...raw, fields: normaliseFields(raw.fields) };
@@ -205,7 +206,7 @@ export function loadSpec(root: string): LoadedSpec {
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...resolveAliases(spec, at));
   problems.push(...checkReferences(spec, at));
-  if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems);
+  if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems, readTables(root));
   if (problems.length) throw new SpecError(problems);
   problems.push(...checkInputRules(spec, at));
   if (problems.length) throw new SpecError(problems);

@@ -108,7 +108,14 @@ export interface ColumnForm {
 
 /** An operation the generator builds whole from its resource's table: no handler, at most one hook. */
 export interface PlainSpec {
-  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary';
+  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary' | 'transition';
+  /** transition: the state machine (named after the resource answered) and the transition of it the operation makes */
+  machine?: string;
+  transition?: string;
+  /** transition: timestamp fields set to now by the move, with the state */
+  stamp?: string[];
+  /** transition: `unchanged`: a move to the state the row is already in writes nothing and records no event */
+  same_state?: 'unchanged';
   /** summary: the totals table it reads (migrations/support/totals.ts) */
   totals?: string;
   /** list: query parameter -> the test it applies */
@@ -118,14 +125,45 @@ export interface PlainSpec {
   /** list without account_id: a user token holding the scope on no account is refused (403, with this message)
    * rather than given an empty list */
   held_nowhere?: string;
+  /** list: the stored resource whose object (by the path's {id}) the rows belong to, read as its retrieve reads it,
+   * and the listed table's column naming it */
+  parent?: { resource: string; column: string };
   /** update: the body fields written (metadata fields merge key by key) */
   fields?: string[];
-  /** delete, update: the event recorded with the resource (as it was, for a delete) */
+  /** delete, update, transition: the event recorded with the resource (as it was, for a delete) */
   emits?: string;
-  /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words */
-  hook?: string;
-  /** list, retrieve: the fields only code computes over the whole page (or the one object) */
+  /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words; or a hook several operations share */
+  hook?: string | SharedHookSpec;
+  /** delete: rows of other tables deleted with the row, before it (runtime/plain/remove.ts) */
+  cascade?: CascadeSpec[];
+  /** list, retrieve, transition: the fields only code computes over the whole page (or the one object) */
   fill?: FillSpec;
+  /** retrieve: how the row's own user (a column naming them) reaches it by their user token */
+  own?: OwnSpec;
+}
+
+/** `plain.hook` naming shared code: `code` (`module#export` under handlers/) is the hook, typed against each operation
+ * that names it; `does` says what it does, as the string form does. */
+export interface SharedHookSpec {
+  code: string;
+  does: string;
+}
+
+/** `plain.cascade`: the rows of `table` whose `column` names the deleted row; soft-deleted (its soft_delete column
+ * and updated_at set, live rows only) when a stored resource of that table soft-deletes, else deleted. */
+export interface CascadeSpec {
+  table: string;
+  column: string;
+}
+
+/** `plain.own` (runtime/plain/own-rows.ts). */
+export interface OwnSpec {
+  /** the column naming the row's user */
+  user: string;
+  /** absent: the user reads the row without the scopes; else the 403 message they get on an account they cannot see */
+  refused?: string;
+  /** only the row's user reads it (anyone else: 404) */
+  only?: boolean;
 }
 
 /** A fill: `code` (`module#export` under handlers/, a runtime/plain/hooks.ts `Fill`) is made from the request's
@@ -140,9 +178,20 @@ export interface FillSpec {
 
 /** equal: `field = value` (a list: IN); keyed: the same on a column that an index holds right before the sort key
  * (owner, field, created_at, id), which the page then walks value by value (runtime/pagination.ts, Walk); after/before:
- * strict bounds; contains: a case-insensitive substring of any; hook: the hook applies it. A string is the form on the
- * field of the parameter's own name. */
-export type FilterSpec = 'equal' | 'keyed' | 'hook' | { equal?: string; keyed?: string; after?: string; before?: string; contains?: string[] };
+ * strict bounds; contains: a case-insensitive substring of any; exists: a related row of another table holds the value;
+ * hook: the hook applies it. A string is the form on the field of the parameter's own name. */
+export type FilterSpec = 'equal' | 'keyed' | 'hook'
+  | { equal?: string; keyed?: string; after?: string; before?: string; contains?: string[]; exists?: ExistsSpec };
+
+/** `exists`: some row of `table` relates to the listed row (`on`: its column naming the listed row's id, or
+ * `{ its column: the listed row's column }`) and holds the value in its column `equal`; `empty: unfiltered`: an empty
+ * text narrows nothing, as though it were not sent. */
+export interface ExistsSpec {
+  table: string;
+  on: string | Record<string, string>;
+  equal: string;
+  empty?: 'unfiltered';
+}
 
 export interface ListSpec {
   of: string;

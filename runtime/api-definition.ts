@@ -39,7 +39,7 @@ export interface ApiDefinition {
   readonly resources: { readonly [schema: string]: StoredResource<unknown> };
   /** fields the head hides, by schema then version: those that version shows */
   readonly shownHidden: { readonly [schema: string]: { readonly [version: string]: readonly string[] } };
-  /** the folder holding the emitted documents: openapi/<version>.json and changelog.json */
+  /** the folder holding the emitted documents: openapi.json (every version's: runtime/openapi-store.ts) and changelog.json */
   readonly documentsDir: string;
 }
 
@@ -53,7 +53,7 @@ export function installApi(definition: ApiDefinition): void {
 }
 
 /** Calls `listener` with the API installed now, if any, and with every one installed later: for the few values a
- * module keeps derived from the definition (runtime/versions.ts's HEAD_VERSION). */
+ * module keeps derived from the definition (runtime/versions.ts's resolved headers). */
 export function whenInstalled(listener: (definition: ApiDefinition) => void): void {
   listeners.push(listener);
   if (installed !== undefined) listener(installed);

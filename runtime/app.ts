@@ -19,7 +19,7 @@ import { runOperation } from './pipeline/run-operation.js';
 import { errorBody } from './pipeline/error-envelope.js';
 import type { RequestContext, RequestState } from './request-state.js';
 import { segmentRouter } from './segment-router.js';
-import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
+import { openApiPath, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import type { ApiLogWriter } from './api-log.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
@@ -69,6 +69,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   const probes = readinessProbes({ db, stopping });
   const metrics = options.requestMetrics ?? requestMetrics();
   const { basePath } = api().spec;
+  const openApi = openApiPath();
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
   const routes = segmentRouter(basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
@@ -142,7 +143,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(basePath)) return next();
-    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    if (ctx.path === openApi && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.state.operationId = 'openapi';
       return serveOpenApi(ctx);
     }

@@ -23,7 +23,7 @@ export interface DatabaseState {
   /** everything `npm start` applies is there */
   current: boolean;
   /** the server runs autovacuum (null: not known, the statement failed). Without it nothing analyzes a growing
-   * table, and a pooled connection's plan made while the table was empty stays (README: DATABASE_URL). */
+   * table, and a pooled connection's plan made while the table was empty stays (docs/settings.md, "DATABASE_URL"). */
   autovacuum: boolean | null;
 }
 

@@ -37,21 +37,27 @@ export function likeContaining(text: string): string {
  * A declared filter (generated/plain-operations.ts): the query parameter it reads and the SQL it tests, precomputed
  * by the generator. equal: `= value`, or IN for a list; keyed: the same, on a column an index holds before the sort
  * key, which the page walks (paginate's walk; applyFilters leaves it); after, before: strict bounds; contains: any of
- * the expressions holds the text, case-insensitively, with % and _ taken literally.
+ * the expressions holds the text, case-insensitively, with % and _ taken literally; exists: the one expression, an
+ * EXISTS over a related table, holds with the value for its `?`.
  */
 export interface Filter {
   param: string;
-  test: 'equal' | 'keyed' | 'after' | 'before' | 'contains';
+  test: 'equal' | 'keyed' | 'after' | 'before' | 'contains' | 'exists';
   sql: string[];
+  /** an empty text narrows nothing, as though it were not sent */
+  emptyUnfiltered?: true;
 }
 
 const BOUND = { after: '>', before: '<' } as const;
 
 export function applyFilters(q: Knex.QueryBuilder, input: Record<string, unknown>, filters: readonly Filter[]): void {
-  for (const { param, test, sql } of filters) {
+  for (const { param, test, sql, emptyUnfiltered } of filters) {
     const value = input[param];
     if (value === undefined || value === null || test === 'keyed') continue;
-    if (test === 'contains') {
+    if (emptyUnfiltered && value === '') continue;
+    if (test === 'exists') {
+      q.whereRaw(sql[0], [value as string]);
+    } else if (test === 'contains') {
       const pattern = likeContaining(String(value).toLowerCase());
       q.where((w) => sql.forEach((s) => w.orWhereRaw(`lower(coalesce(${s}, '')) like ? escape '\\'`, [pattern])));
     } else if (test !== 'equal') {

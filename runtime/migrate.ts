@@ -1,21 +1,30 @@
-// Applies knex migrations from migrations/ and graphile-worker's own schema.
-import { join } from 'node:path';
+// Applies graphile-worker's own schema, the runtime's tables (runtime/migrations/) and an API's knex migrations.
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { runMigrations, Logger } from 'graphile-worker';
 import { codeFile } from './project-root.js';
 import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
+import { runtimeMigrations } from './migrations/index.js';
+
+/** This project's migrations/ predate the runtime's own set and make those tables in their own numbered steps (with
+ * the columns only that API has), so the set does not run before them: its tables would be there first and the
+ * API's step creating them would fail. Every other API's migrations (examples/library) come after the set. */
+const makesRuntimeTables = (dir: string): boolean => resolve(dir) === resolve(MIGRATIONS_DIR);
 
 /** The migrations in `dir`: this project's migrations/ unless another API (examples/library) names its own. */
-const migrationsIn = (dir: string): Knex.MigrationSource<string> => ({
-  async getMigrations() {
-    return migrationNames(dir);
-  },
-  getMigrationName: (name) => name,
-  async getMigration(name) {
-    return import(pathToFileURL(join(dir, codeFile(name.replace(/\.ts$/, '')))).href);
-  },
-});
+const migrationsIn = (dir: string): Knex.MigrationSource<string> => {
+  const runtime = makesRuntimeTables(dir) ? [] : [...runtimeMigrations.keys()];
+  return {
+    async getMigrations() {
+      return [...runtime, ...migrationNames(dir)];
+    },
+    getMigrationName: (name) => name,
+    async getMigration(name) {
+      return runtimeMigrations.get(name) ?? import(pathToFileURL(join(dir, codeFile(name.replace(/\.ts$/, '')))).href);
+    },
+  };
+};
 
 const migrationSource = migrationsIn(MIGRATIONS_DIR);
 

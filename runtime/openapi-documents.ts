@@ -1,36 +1,36 @@
 // GET {base}/openapi.json[?version=YYYY-MM-DD]: the OpenAPI document of the latest version, or of the version in
 // force on a date, without credentials, with an ETag so clients and proxies revalidate instead of downloading.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Context } from 'koa';
-import { HEAD_VERSION, parseVersionDate } from './versions.js';
+import { headVersion, parseVersionDate } from './versions.js';
 import { api, whenInstalled } from './api-definition.js';
+import { readOpenApiDocument } from './openapi-store.js';
 
 interface Served { text: string; etag: string }
-let documents: Map<string, Served> | null = null;
+const documents = new Map<string, Served>();
 
-/** Read once, on first use: a few hundred kilobytes per version, served many times. */
+/** Assembled once per version, on first use (generated/openapi.json: runtime/openapi-store.ts), served many times. */
 function served(version: string): Served {
-  const { spec, documentsDir } = api();
-  documents ??= new Map(spec.versions.map((v) => {
-    const text = readFileSync(join(documentsDir, 'openapi', `${v}.json`), 'utf8');
-    return [v, { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` }];
-  }));
-  return documents.get(version)!;
+  let doc = documents.get(version);
+  if (!doc) {
+    const text = readOpenApiDocument(api().documentsDir, version);
+    documents.set(version, doc = { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` });
+  }
+  return doc;
 }
 
-/** The document's path under the installed API's base path (a live binding, set when wiring/compose.ts runs). */
-export let OPENAPI_PATH: string;
+/** The document's path under the installed API's base path. */
+export function openApiPath(): string {
+  return `${api().spec.basePath}/openapi.json`;
+}
 
-whenInstalled(({ spec }) => {
-  OPENAPI_PATH = `${spec.basePath}/openapi.json`;
-  documents = null;
+whenInstalled(() => {
+  documents.clear();
 });
 
 export function serveOpenApi(ctx: Context): void {
   const asked = typeof ctx.query.version === 'string' ? ctx.query.version : undefined;
-  const version = asked === undefined ? HEAD_VERSION : parseVersionDate(asked, 'version');
+  const version = asked === undefined ? headVersion() : parseVersionDate(asked, 'version');
   const doc = served(version);
   ctx.set('ETag', doc.etag);
   ctx.set('Cache-Control', 'public, max-age=300');

@@ -47,8 +47,8 @@ export interface LoadOptions<R> {
 
 /** A stored resource's row by id, read with its relations in one statement, after requireOwned. Soft-deleted rows
  * are 404. */
-export async function loadOwned(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], options: LoadOptions<Row> = {}): Promise<Row> {
+export async function loadOwned<R extends { id: string; account_id: string } = Row>(ctx: HandlerContext,
+  resource: StoredResource<unknown, R>, id: string, scopes: readonly string[], options: LoadOptions<R> = {}): Promise<R> {
   const row = await readRow(ctx.db, resource, id, options.forUpdate ?? false);
   return requireOwned(ctx.access, row, scopes, { noun: resource.noun, id }, options.ownRows);
 }

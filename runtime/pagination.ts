@@ -90,14 +90,29 @@ export function decodeCursor(cursor: string, param: 'after' | 'before', kind: So
   return [value, parsed[1]];
 }
 
-/** One page's bounds, for a statement built by hand: the keyset conditions (knex `?` bindings) every branch of it
- * applies, the order and limit each applies, and what turns the rows fetched that way into the page. */
+/**
+ * One page's bounds: the one place a page's window is worked out, for `paginate` (a query), `paginateArray` (a list
+ * in memory) and statements built by hand (a merge of index walks, batches unnested). It gives the keyset conditions
+ * (knex `?` bindings) every branch of a statement applies, the same test on a row in memory (`admits`), the order
+ * and limit each applies, and what turns the rows fetched that way into the page.
+ */
 export interface PageWindow<Row> {
   where: { sql: string; bindings: (string | number)[] }[];
+  /** whether a row with this sort value and id lies within the cursors' bounds (`where`, in memory) */
+  admits(value: string | number, id: string): boolean;
+  /** the cursors' (sort value, id), decoded and typed */
+  after: [string | number, string] | null;
+  before: [string | number, string] | null;
   order: 'asc' | 'desc';
   /** the page size plus one, which tells whether there is more */
   limit: number;
   finish(fetched: Row[]): { rows: Row[]; page_info: PageInfo };
+}
+
+/** (value, id) against a cursor's: negative before it, positive after it, in ascending order. */
+function compareKeys(value: string | number, id: string, [boundValue, boundId]: [string | number, string]): number {
+  if (value !== boundValue) return value < boundValue ? -1 : 1;
+  return id === boundId ? 0 : id < boundId ? -1 : 1;
 }
 
 export function pageWindow<Row extends { id: string }>(args: PageArgs, options: PageOptions<Row>): PageWindow<Row> {
@@ -115,18 +130,19 @@ export function pageWindow<Row extends { id: string }>(args: PageArgs, options: 
   // An integer cursor is compared as bigint: a safe integer may exceed an int4 sort column (promo redemptions),
   // whose own type the parameter would otherwise take.
   const value = kind === 'integer' ? '?::bigint' : '?';
-  if (args.after) {
-    const [v, id] = decodeCursor(args.after, 'after', kind);
-    where.push({ sql: `(${sort}, ${idCol}) ${desc ? '<' : '>'} (${value}, ?)`, bindings: [v, id] });
-  }
-  if (args.before) {
-    const [v, id] = decodeCursor(args.before, 'before', kind);
-    where.push({ sql: `(${sort}, ${idCol}) ${desc ? '>' : '<'} (${value}, ?)`, bindings: [v, id] });
-  }
+  const after = args.after ? decodeCursor(args.after, 'after', kind) : null;
+  const before = args.before ? decodeCursor(args.before, 'before', kind) : null;
+  if (after) where.push({ sql: `(${sort}, ${idCol}) ${desc ? '<' : '>'} (${value}, ?)`, bindings: [...after] });
+  if (before) where.push({ sql: `(${sort}, ${idCol}) ${desc ? '>' : '<'} (${value}, ?)`, bindings: [...before] });
+  // the same bounds as `where`, in the list's ascending terms: -1 before a cursor, 1 after it
+  const later = desc ? -1 : 1;
   const forward = fromEnd ? !desc : desc;
   const cursor = (row: Row | undefined) => (row ? encodeCursor(sortValue(row), row.id) : null);
   return {
     where,
+    after,
+    before,
+    admits: (v, id) => (!after || compareKeys(v, id, after) === later) && (!before || compareKeys(v, id, before) === -later),
     order: forward ? 'desc' : 'asc',
     limit: size + 1,
     finish(fetched) {
@@ -182,26 +198,23 @@ function siblingOf(q: Knex.QueryBuilder): Knex.QueryBuilder {
   return _connection === undefined ? sibling : sibling.connection(_connection as never);
 }
 
-/** A page of a short list already in memory, in its order (reference tables): cursors carry the position and id,
- * so pages behave as the database's do. */
+/**
+ * A page of a short list already in memory, in its order (a reference table, a catalogue, an array computed per
+ * request): the window of a table's list (pageWindow) with each item's position as its sort key, so cursors carry
+ * the position and id. An array knows what lies outside the cursors too: has_previous_page says whether any item
+ * precedes the page, has_next_page whether any follows it (an empty page: the place after the `after` cursor).
+ */
 export function paginateArray<Item extends { id: string }>(items: Item[], args: PageArgs, defaultSize: number): { data: Item[]; page_info: PageInfo } {
-  if (args.first !== undefined && args.last !== undefined) throw invalid('Pass either first or last, not both', 'last');
-  const size = args.last ?? args.first ?? defaultSize;
-  let from = 0;
-  let to = items.length;
-  if (args.after) from = Number(decodeCursor(args.after, 'after', 'integer')[0]) + 1;
-  if (args.before) to = Math.min(to, Number(decodeCursor(args.before, 'before', 'integer')[0]));
-  const start = args.last !== undefined ? Math.max(from, to - size) : from;
-  const end = Math.min(to, start + size);
-  const data = items.slice(start, Math.max(start, end));
-  const cursor = (i: number) => encodeCursor(i, items[i].id);
+  const positioned = items.map((item, position) => ({ id: item.id, position, item }));
+  const window = pageWindow<(typeof positioned)[number]>(args, {
+    defaultSize, direction: 'asc', sortKind: 'integer', sortValue: (p) => p.position,
+  });
+  const inOrder = window.order === 'asc' ? positioned : [...positioned].reverse();
+  const { rows, page_info } = window.finish(inOrder.filter((p) => window.admits(p.position, p.id)).slice(0, window.limit));
+  const first = rows.length ? rows[0].position : window.after ? Number(window.after[0]) + 1 : 0;
+  const next = rows.length ? rows[rows.length - 1].position + 1 : first;
   return {
-    data,
-    page_info: {
-      start_cursor: data.length ? cursor(start) : null,
-      end_cursor: data.length ? cursor(start + data.length - 1) : null,
-      has_next_page: start + data.length < items.length,
-      has_previous_page: start > 0,
-    },
+    data: rows.map((p) => p.item),
+    page_info: { ...page_info, has_next_page: next < items.length, has_previous_page: first > 0 },
   };
 }

@@ -3,9 +3,17 @@
 import { invalid } from './errors.js';
 import { api, whenInstalled } from './api-definition.js';
 
-/** The newest version and the first one, of the API installed (live bindings: set when wiring/compose.ts runs). */
-export let HEAD_VERSION: string;
-export let DEFAULT_VERSION: string;
+/** The newest version of the API installed (the head): what this server's own pages and the v2 layer call at. */
+export function headVersion(): string {
+  return api().spec.versions[0];
+}
+
+/** The first version of the API installed: what a request with neither header nor pin gets. */
+export function defaultVersion(): string {
+  const { versions } = api().spec;
+  return versions[versions.length - 1];
+}
+
 const FORM = /^(\d{4}-\d{2}-\d{2})(?:[.-]\d{1,4})?$/;
 
 function isRealDate(date: string): boolean {
@@ -22,9 +30,8 @@ export function versionOn(date: string): string | null {
 const resolved = new Map<string, string>();
 const MAX_RESOLVED = 1000;
 
-whenInstalled(({ spec }) => {
-  HEAD_VERSION = spec.versions[0];
-  DEFAULT_VERSION = spec.versions[spec.versions.length - 1];
+// Another API installed (a test composing one) resolves headers afresh.
+whenInstalled(() => {
   resolved.clear();
 });
 
@@ -33,18 +40,18 @@ export function parseVersionDate(value: string, param: string): string {
   if (known) return known;
   const m = FORM.exec(value.trim());
   if (!m || !isRealDate(m[1])) {
-    throw invalid(`${param} must be a date such as ${HEAD_VERSION} (optionally with a numeric suffix), not '${value}'`, param);
+    throw invalid(`${param} must be a date such as ${headVersion()} (optionally with a numeric suffix), not '${value}'`, param);
   }
   const version = versionOn(m[1]);
-  if (!version) throw invalid(`${param} ${value} is before the first version, ${DEFAULT_VERSION}`, param);
+  if (!version) throw invalid(`${param} ${value} is before the first version, ${defaultVersion()}`, param);
   if (resolved.size < MAX_RESOLVED) resolved.set(value, version);
   return version;
 }
 
 export function resolveVersion(header: string | undefined, pin: string | null): string {
   if (header !== undefined && header !== '') return parseVersionDate(header, 'Api-Version-Date');
-  if (pin) return versionOn(pin) ?? DEFAULT_VERSION;
-  return DEFAULT_VERSION;
+  if (pin) return versionOn(pin) ?? defaultVersion();
+  return defaultVersion();
 }
 
 export function flagOn(version: string, since: string): boolean {

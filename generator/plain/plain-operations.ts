@@ -1,7 +1,8 @@
 // Operations that say `plain:` -> the handler the generator builds for each: a runtime/plain/ factory called with
 // the operation's resource and its precomputed SQL. Checks what the meta-schema cannot (the kind fits the method
 // and response, every query parameter has a filter, names exist), each problem at its file:line:column.
-import type { ApiSpec, FieldSpec, FillSpec, OperationSpec, PlainSpec } from '../spec-types.js';
+import type { ApiSpec, CascadeSpec, ExistsSpec, FieldSpec, FillSpec, OperationSpec, OwnSpec, PlainSpec } from '../spec-types.js';
+import type { TableColumns } from '../emit-rows.js';
 import type { Locator } from '../check-references.js';
 import { quoted, targetOf, type StoredModel } from './stored-resources.js';
 import { tsLines, tsLiteral as literal } from './ts-literal.js';
@@ -11,15 +12,19 @@ export interface PlainModel {
   /** the stored resource it answers; none for a summary, which reads a totals table */
   resource: StoredModel | null;
   /** the runtime/plain factory and its options (name -> TypeScript expression) */
-  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary';
+  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary' | 'plainTransition';
   options: [string, string][];
   /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
   hook: boolean;
+  /** the shared hook it names instead (plain.hook.code): module under handlers/ and export */
+  sharedHook: { module: string; name: string } | null;
   /** the fill it imports (plain.fill.code): module under handlers/ and export */
   fill: { module: string; name: string; local: string } | null;
 }
 
-const FACTORY = { retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary' } as const;
+const FACTORY = {
+  retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary', transition: 'plainTransition',
+} as const;
 /** What each kind answers: its method(s) and the response key naming its resource. */
 const SHAPE = {
   retrieve: { methods: ['GET'], response: 'type' },
@@ -27,26 +32,31 @@ const SHAPE = {
   delete: { methods: ['DELETE'], response: 'deleted' },
   update: { methods: ['PATCH', 'POST'], response: 'type' },
   summary: { methods: ['GET'], response: 'type' },
+  transition: { methods: ['POST', 'DELETE'], response: 'type' },
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
-  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update'], totals: ['summary'],
-  hook: ['retrieve', 'list', 'delete', 'update'], fill: ['retrieve', 'list'],
+  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update', 'transition'], totals: ['summary'],
+  hook: ['retrieve', 'list', 'delete', 'update', 'transition'], fill: ['retrieve', 'list', 'transition'],
+  machine: ['transition'], transition: ['transition'], stamp: ['transition'], same_state: ['transition'],
+  own: ['retrieve', 'list', 'delete', 'transition'], parent: ['list'], cascade: ['delete'],
 };
 const PAGE_PARAMS = ['first', 'after', 'last', 'before'];
 const SORT_KIND: Partial<Record<FieldSpec['type'], string>> = { timestamp: 'timestamp', integer: 'integer', string: 'text', enum: 'text', id: 'text' };
 
-export function plainModels(spec: ApiSpec, stored: Record<string, StoredModel>, at: Locator, problems: string[]): PlainModel[] {
+/** `tables` (migrations/tables.json), when the project has it, lets names of tables no stored resource reads be checked. */
+export function plainModels(spec: ApiSpec, stored: Record<string, StoredModel>, at: Locator, problems: string[],
+  tables: TableColumns | null = null): PlainModel[] {
   const out: PlainModel[] = [];
   for (const op of spec.operations) {
     if (!op.plain) continue;
-    const model = plainModel(spec, op, op.plain, stored, at, problems);
+    const model = plainModel(spec, op, op.plain, stored, tables, at, problems);
     if (model) out.push(model);
   }
   return out;
 }
 
-function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: Record<string, StoredModel>, at: Locator,
-  problems: string[]): PlainModel | null {
+function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: Record<string, StoredModel>,
+  tables: TableColumns | null, at: Locator, problems: string[]): PlainModel | null {
   const file = `spec/areas/${op.area}.yaml`;
   const count = problems.length;
   const problem = (path: (string | number)[], message: string, key = false) =>
@@ -54,7 +64,7 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   const shape = SHAPE[plain.kind];
 
   for (const [key, kinds] of Object.entries(ONLY)) {
-    if (key in plain && !kinds.includes(plain.kind)) problem(['plain', key], `applies to a plain ${kinds.join(' or ')}, not a ${plain.kind}`, true);
+    if (key in plain && !kinds.includes(plain.kind)) problem(['plain', key], `applies to a plain ${orList(kinds)}, not a ${plain.kind}`, true);
   }
   if (!(shape.methods as readonly string[]).includes(op.method)) {
     problem(['plain', 'kind'], `is ${plain.kind}, which answers ${shape.methods.join(' or ')}, not ${op.method}`);
@@ -78,9 +88,17 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   else if (plain.kind === 'retrieve') {
     for (const param of Object.keys(op.query)) problem(['query', param], 'is not taken by a plain retrieve: only a fill takes query parameters (plain.fill.query)', true);
   }
-  if (plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) problem(['path'], `must end with {id}: a plain ${plain.kind} finds its ${named} by id`);
-  if (plain.kind !== 'list' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
-  if (op.scopes.length === 0) problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account', true);
+  const parent = plain.kind === 'list' && plain.parent ? parentOf(op, plain.parent, resource, stored, problem) : null;
+  if (plain.parent && !/\/\{id\}\/[a-z_]+$/.test(op.path)) problem(['path'], `must end with {id}/<its rows>: a plain list of a parent's rows finds the parent by id`);
+  if (plain.kind === 'transition' ? !/\/\{id\}(\/[a-z_]+)?$/.test(op.path) : plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) {
+    problem(['path'], `must end with {id}${plain.kind === 'transition' ? ' (or {id}/<action>)' : ''}: a plain ${plain.kind} finds its ${named} by id`);
+  }
+  if ((plain.kind !== 'list' || plain.parent) && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
+  // No scopes: the hook checks those the row calls for (after the 404 of an invisible account), or own.only gives
+  // the row to its user alone.
+  if (op.scopes.length === 0 && !plain.hook && !plain.own?.only) {
+    problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account (with none, its hook checks a scope, or own.only)', true);
+  }
   if (plain.kind === 'list' && op.scopes.length > 1) problem(['scopes'], 'names several scopes; a plain list narrows to the accounts where its one scope is held');
   if (plain.emits) {
     const event = spec.events[plain.emits];
@@ -88,16 +106,23 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
     else if (event.schema !== named) problem(['plain', 'emits'], `names ${plain.emits}, which carries ${event.schema}, not ${named}`);
   }
   const scopes: [string, string] = ['scopes', literal(op.scopes)];
-  const options: [string, string][] = plain.kind === 'list' ? listOptions(op, plain, resource, problem)
+  const options: [string, string][] = plain.kind === 'list' ? listOptions(op, plain, resource, parent, tables, problem)
     : plain.kind === 'update' ? [scopes, ['table', literal(resource.table)], ['fields', updateFields(op, plain, resource, problem)]]
-      : plain.kind === 'delete' ? [scopes, ['statement', literal(deleteStatement(resource))]]
-        : [scopes];
+      : plain.kind === 'delete' ? [scopes, ['statement', literal(deleteStatement(resource))],
+        ...(plain.cascade ? [['cascade', literal(cascadeStatements(plain.cascade, stored, tables, problem))] as [string, string]] : [])]
+        : plain.kind === 'transition' ? [scopes, ...transitionOptions(spec, op, plain, resource, problem)]
+          : [scopes];
+  if (plain.own) options.push(['own', ownOption(op, plain.own, parent?.model ?? resource, problem)]);
+  if (plain.kind === 'list' && plain.own && !plain.own.only && !plain.parent) {
+    problem(['plain', 'own'], 'needs only: true on a plain list without a parent: its rows are either the caller\'s own or its accounts\', not both', true);
+  }
   if (plain.emits) options.push(['emits', literal(plain.emits)]);
   if (plain.hook) options.push(['hook', `${op.id}Hook`]);
   const fill = plain.fill ? fillImport(plain.fill) : null;
   if (fill) options.push(['fill', fill.local]);
   if (problems.length > count) return null;
-  return { op, resource, factory: FACTORY[plain.kind], options, hook: !!plain.hook, fill };
+  const sharedHook = typeof plain.hook === 'object' ? codeImport(plain.hook.code) : null;
+  return { op, resource, factory: FACTORY[plain.kind], options, hook: typeof plain.hook === 'string', sharedHook, fill };
 }
 
 /**
@@ -139,7 +164,7 @@ function summaryModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, named:
     ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['table', literal(plain.totals)],
     ['object', literal(object)], ['keys', literal(keys)],
   ];
-  return { op, resource: null, factory: 'plainSummary', options, hook: false, fill: null };
+  return { op, resource: null, factory: 'plainSummary', options, hook: false, sharedHook: null, fill: null };
 }
 
 function deleteStatement(resource: StoredModel): string {
@@ -149,7 +174,40 @@ function deleteStatement(resource: StoredModel): string {
   return `update ${T} set ${quoted(soft)} = date_trunc('milliseconds', now()), "updated_at" = date_trunc('milliseconds', now()) where "id" = $1`;
 }
 
+/**
+ * `cascade`: each names the rows of a table whose column holds the deleted row's id, deleted first ($1: that id). A
+ * table a stored resource soft-deletes is soft-deleted (its live rows, updated_at too), as the row itself is; any other
+ * is deleted. With migrations/tables.json the table and columns are checked; without it, the form only.
+ */
+function cascadeStatements(cascade: CascadeSpec[], stored: Record<string, StoredModel>, tables: TableColumns | null,
+  problem: Problem): string[] {
+  return cascade.map(({ table, column }, i) => {
+    const soft = Object.values(stored).find((s) => s.table === table && s.resource.table!.soft_delete)?.resource.table!.soft_delete;
+    const columns = tables?.tables[table];
+    if (tables && !columns) problem(['plain', 'cascade', i, 'table'], `names ${table}, which no migration creates (migrations/tables.json)`);
+    else if (columns) {
+      if (!(column in columns)) problem(['plain', 'cascade', i, 'column'], `names ${column}, which is not a column of ${table} (migrations/tables.json)`);
+      for (const stamp of soft ? [soft, 'updated_at'] : []) {
+        if (!(stamp in columns)) problem(['plain', 'cascade', i, 'table'], `names ${table}, which soft-deletes but has no ${stamp} column (migrations/tables.json)`);
+      }
+    }
+    const T = quoted(table);
+    if (!soft) return `delete from ${T} where ${quoted(column)} = $1`;
+    const now = "date_trunc('milliseconds', now())";
+    return `update ${T} set ${quoted(soft)} = ${now}, "updated_at" = ${now} where ${quoted(column)} = $1 and ${quoted(soft)} is null`;
+  });
+}
+
 type Problem = (path: (string | number)[], message: string, key?: boolean) => void;
+
+/** `a`, `a or b`, `a, b or c` */
+const orList = (words: readonly string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0]);
+
+/** A shared hook's module under handlers/ and export (`module#export`). */
+function codeImport(code: string): { module: string; name: string } {
+  const [module, name] = code.split('#');
+  return { module, name };
+}
 
 /** The name generated/plain-operations.ts imports a fill under: its export's, marked so no operation's name meets it. */
 function fillImport(fill: FillSpec): { module: string; name: string; local: string } {
@@ -174,6 +232,61 @@ function checkFill(op: OperationSpec, plain: PlainSpec, fill: FillSpec, resource
   });
 }
 
+/**
+ * A transition names a state machine declared for the resource it answers and one of that machine's transitions; the
+ * machine's field and the stamped timestamps are columns of the resource's table.
+ */
+function transitionOptions(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): [string, string][] {
+  const named = resource.name;
+  if (!plain.machine || !plain.transition) {
+    problem(['plain'], 'is a plain transition; it needs machine (a state machine) and transition (one of its transitions)', true);
+    return [];
+  }
+  const machine = spec.state_machines[plain.machine];
+  if (!machine) {
+    problem(['plain', 'machine'], `names ${plain.machine}, which no area declares under state_machines (${Object.keys(spec.state_machines).sort().join(', ')})`);
+    return [];
+  }
+  if (plain.machine !== named) problem(['plain', 'machine'], `names ${plain.machine}, the lifecycle of ${plain.machine}; the operation answers ${named}`);
+  if (!machine.transitions[plain.transition]) {
+    problem(['plain', 'transition'], `names ${plain.transition}, which ${plain.machine} does not declare (${Object.keys(machine.transitions).join(', ')})`);
+  }
+  const state = targetOf(resource, machine.field);
+  if (typeof state === 'string' || !state.column) problem(['plain', 'machine'], `names ${plain.machine}, whose field ${machine.field} is not a column of ${resource.table}`);
+  const stamps: string[] = [];
+  (plain.stamp ?? []).forEach((field, i) => {
+    const target = targetOf(resource, field);
+    const type = resource.resource.fields[field]?.type;
+    if ((type && type !== 'timestamp') || typeof target === 'string' || !target.column) {
+      problem(['plain', 'stamp', i], `names ${field}, which is neither a timestamp column field of ${named} nor a column of ${resource.table}`);
+    } else stamps.push(target.column);
+  });
+  if (op.body && !plain.hook) {
+    for (const field of Object.keys(op.body)) problem(['body', field], 'is not taken by a plain transition without a hook (plain.hook)', true);
+  }
+  if (!plain.fill) {
+    for (const param of Object.keys(op.query)) problem(['query', param], 'is not taken by a plain transition: only a fill takes query parameters (plain.fill.query)', true);
+  }
+  const column = typeof state === 'string' ? '' : state.column ?? '';
+  return [
+    ['machine', literal(plain.machine)], ['action', literal(plain.transition)], ['table', literal(resource.table)],
+    ['column', literal(column)], ['stamps', literal(stamps)], ['sameStateUnchanged', literal(plain.same_state === 'unchanged')],
+  ];
+}
+
+/** `own`: the row's user, named by a column, reaches it by their own user token (runtime/plain/own-rows.ts). */
+function ownOption(op: OperationSpec, own: OwnSpec, resource: StoredModel, problem: Problem): string {
+  const target = targetOf(resource, own.user);
+  if (typeof target === 'string' || !target.column) {
+    problem(['plain', 'own', 'user'], `names ${own.user}, which is not a column of ${resource.table}${typeof target === 'string' ? ` (${target})` : ''}`);
+  }
+  if (!op.auth.includes('user_token')) problem(['plain', 'own'], 'gives the row to its user\'s own token, but the operation does not take user tokens (auth)', true);
+  if (own.only && op.scopes.length) problem(['scopes'], 'are never checked: with own.only the row\'s user alone reads it; declare none');
+  if (own.only && own.refused) problem(['plain', 'own', 'refused'], 'cannot be: with own.only nobody else reads the row, so the user is never refused', true);
+  const column = typeof target === 'string' ? own.user : target.column ?? own.user;
+  return literal({ user: column, ...(own.refused ? { refused: own.refused } : {}), ...(own.only ? { only: true } : {}) });
+}
+
 function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): string {
   const body = op.body ?? {};
   const fields = plain.fields ?? [];
@@ -195,10 +308,54 @@ function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel
   return tsLines(out);
 }
 
-function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): [string, string][] {
+/**
+ * `parent`: the list is the rows of one object of a stored resource, named by the path's {id} and read as its plain
+ * retrieve reads it (the account is the parent's); `column` is the listed table's column naming it.
+ */
+function parentOf(op: OperationSpec, parent: { resource: string; column: string }, resource: StoredModel,
+  stored: Record<string, StoredModel>, problem: Problem): { model: StoredModel; column: string } | null {
+  const model = stored[parent.resource];
+  const target = targetOf(resource, parent.column);
+  if (!model) problem(['plain', 'parent', 'resource'], `names ${parent.resource}, which is not a stored resource (one with a table:)`);
+  if (typeof target === 'string' || !target.column) {
+    problem(['plain', 'parent', 'column'], `names ${parent.column}, which is not a column of ${resource.table}${typeof target === 'string' ? ` (${target})` : ''}`);
+  }
+  if (op.plain?.held_nowhere) problem(['plain', 'held_nowhere'], 'is never said: the list of a parent\'s rows names its account (the parent\'s)', true);
+  if (!model || typeof target === 'string' || !target.column) return null;
+  return { model, column: `${resource.table}.${target.column}` };
+}
+
+/**
+ * `exists`: the test that a row of another table relates to the listed row and holds the value (`?`), as one EXISTS
+ * subquery the planner can answer through an index on the related table. With migrations/tables.json, its table and
+ * columns are checked (the listed row's column too).
+ */
+function existsStatement(exists: ExistsSpec, resource: StoredModel, tables: TableColumns | null,
+  problem: (path: string[], message: string) => void): string {
+  const [theirs, ours] = typeof exists.on === 'string' ? [exists.on, 'id'] : Object.entries(exists.on)[0];
+  const related = tables?.tables[exists.table];
+  if (tables && !related) problem(['table'], `names ${exists.table}, which no migration creates (migrations/tables.json)`);
+  else if (related) {
+    for (const [key, column] of [['on', theirs], ['equal', exists.equal]]) {
+      if (!(column in related)) problem([key], `names ${column}, which is not a column of ${exists.table} (migrations/tables.json)`);
+    }
+  }
+  const listed = tables?.tables[resource.table];
+  if (listed && !(ours in listed)) problem(['on'], `names ${ours}, which is not a column of ${resource.table} (migrations/tables.json)`);
+  const R = quoted('related');
+  return `exists (select 1 from ${quoted(exists.table)} as ${R} where ${R}.${quoted(theirs)} = ${quoted(resource.table)}.${quoted(ours)} `
+    + `and ${R}.${quoted(exists.equal)} = ?)`;
+}
+
+function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel, parent: { model: StoredModel; column: string } | null,
+  tables: TableColumns | null, problem: Problem): [string, string][] {
   const T = resource.table;
   const accountParam = op.account?.startsWith('query.') ? op.account.slice('query.'.length) : null;
   if (op.account && !accountParam) problem(['account'], 'must name a query parameter (query.account_id) for a plain list');
+  // Without a scope there is no "every account where it is held": the list is of one account, a parent or one's own.
+  if (!op.scopes.length && !parent && !plain.own?.only && !(accountParam && op.query[accountParam]?.required)) {
+    problem(['plain'], 'is a plain list without a scope, so it needs a required account parameter (account: query.<param>), a parent or own.only', true);
+  }
   const sorts = plain.sort ?? ['created_at'];
   const sortParam = sorts.length > 1 ? 'order' : null;
   const directionParam = 'direction' in op.query ? 'direction' : null;
@@ -207,7 +364,7 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
   for (const param of Object.keys(op.query)) {
     if (!taken.has(param) && !(param in filters)) problem(['query', param], 'has no filter: declare it under plain.filters', true);
   }
-  const compiled: { param: string; test: string; sql: string[] }[] = [];
+  const compiled: { param: string; test: string; sql: string[]; emptyUnfiltered?: true }[] = [];
   for (const [param, filter] of Object.entries(filters)) {
     const path = ['plain', 'filters', param];
     if (!(param in op.query)) {
@@ -216,6 +373,14 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
     }
     if (filter === 'hook') {
       if (!plain.hook) problem(path, 'is left to the hook, but the operation declares no plain.hook');
+      continue;
+    }
+    if (typeof filter === 'object' && filter.exists) {
+      const exists = filter.exists;
+      if (op.query[param].type === 'array') problem([...path, 'exists'], `is on ${param}, a list; a related row is tested for one value`);
+      if (exists.empty && op.query[param].type !== 'string') problem([...path, 'exists', 'empty'], `is said of ${param}, which is no text: it is never empty`);
+      compiled.push({ param, test: 'exists', sql: [existsStatement(exists, resource, tables, (p, m) => problem([...path, 'exists', ...p], m))],
+        ...(exists.empty ? { emptyUnfiltered: true as const } : {}) });
       continue;
     }
     const [test, names] = filter === 'equal' || filter === 'keyed'
@@ -248,8 +413,10 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
       problem(['plain', 'sort'], `lists several sorts, so the operation takes order: { type: enum, values: [${sorts.join(', ')}] }`);
     }
   }
+  const parentOption: [string, string][] = parent ? [['parent', `{ resource: resources.${parent.model.name}, column: ${literal(parent.column)} }`]] : [];
   return [
-    ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['accountColumn', literal(`${T}.account_id`)],
+    ...parentOption,
+    ['scope', literal(op.scopes[0] ?? null)], ['accountParam', literal(accountParam)], ['accountColumn', literal(`${T}.account_id`)],
     ...(plain.held_nowhere ? [['heldNowhere', literal(plain.held_nowhere)] as [string, string]] : []),
     ['filters', tsLines(compiled)], ['sorts', literal(sortEntries)], ['sortParam', literal(sortParam)],
     ['directionParam', literal(directionParam)], ['idColumn', literal(`${T}.id`)],

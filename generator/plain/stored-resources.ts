@@ -38,8 +38,16 @@ export interface StoredModel {
   /** fields the head hides (field_hidden): left out of the statement and the view; each its own select list and
    * reader, for the runtime to fill for callers of versions that show it */
   hidden: Record<string, { select: string; read: string }>;
+  /** what the statement selects beside the table's columns, for its row's type (generated/rows.ts): a joined table's
+   * column, or a SQL field's value (its field; null when code or a handler makes the field from it) */
+  selected: Record<string, SelectedColumn>;
+  /** the table's columns fields read as they are -> the field (its enum values, its object's type); null when two
+   * fields read one column as different types */
+  columnFields: Record<string, FieldSpec | null>;
   resource: ResourceSpec & { area: string };
 }
+
+export type SelectedColumn = { join: string; column: string; nullable: boolean } | { field: FieldSpec | null };
 
 export const quoted = (name: string): string => `"${name}"`;
 const access = (key: string): string => (/^[a-z_][a-z0-9_]*$/.test(key) ? `row.${key}` : `row[${tsString(key)}]`);
@@ -78,7 +86,8 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   const model: StoredModel = {
     name, area: resource.area, table: table.name, resource, columns: '', from: '', live: null, bareRows: true, view: '',
     noun: table.noun ?? (resource.object ?? name).replace(/_/g, ' '),
-    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [], hidden: {},
+    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [], hidden: {}, selected: {},
+    columnFields: {},
   };
   const hiddenHere = hiddenFields(spec).get(name) ?? new Set<string>();
   const problem = (path: (string | number)[], message: string, key = false) =>
@@ -99,7 +108,8 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   }
 
   /** TypeScript reading field `field` (of type f) from a row of the table; `top` registers where it lives. */
-  function read(field: string, f: FieldSpec, columnSpec: ColumnSpec | undefined, path: (string | number)[], top: boolean): string {
+  function read(field: string, f: FieldSpec, columnSpec: ColumnSpec | undefined, path: (string | number)[], top: boolean,
+    underWhen = false): string {
     const form = formOf(columnSpec);
     // sql may feed code or a caller field: the expression is read, the function or the handler makes the field.
     const forms = (['sql', 'value', 'code', 'caller', 'join'] as const).filter((k) => k in form)
@@ -118,6 +128,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     }
     const selected = (sql: string) => {
       selects.push(`(${sql}) as ${quoted(`$${field}`)}`);
+      model.selected[`$${field}`] = { field: null };
       model.bareRows = false;
     };
     if (form.caller) {
@@ -137,6 +148,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     if (form.sql) {
       const alias = `$${field}`;
       selects.push(`(${form.sql}) as ${quoted(alias)}`);
+      model.selected[alias] = { field: f };
       model.bareRows = false;
       register({ sql: `(${form.sql})` });
       return converted(f, access(alias), model.helpers);
@@ -156,7 +168,10 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
         if (Object.keys(subForm).some((k) => k !== 'column')) problem([...path, 'columns', sub], 'of a joined table can only name a column');
         const key = `${field}.${sub}`;
         selects.push(`${alias}.${quoted(subForm.column ?? sub)} as ${quoted(key)}`);
-        return `${property(sub)}: ${converted(subSpec, access(key), model.helpers)}`;
+        model.selected[key] = { join: form.join!, column: subForm.column ?? sub, nullable: f.nullable ?? false };
+        // A left join's columns are null in a row without the relation (generated/rows.ts says so), and the view
+        // reads them only in a row with it (its `on` column set): there they are as the joined table has them.
+        return `${property(sub)}: ${converted(subSpec, `${access(key)}${f.nullable ? '!' : ''}`, model.helpers)}`;
       });
       register(null);
       const object = `{ ${parts.join(', ')} }`;
@@ -167,30 +182,38 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
         if (!(sub in inner)) problem([...path, 'columns', sub], `names ${sub}, which is not a field of ${field}`, true);
       }
       const parts = Object.entries(inner).map(([sub, subSpec]) =>
-        `${property(sub)}: ${read(sub, subSpec, form.columns?.[sub], [...path, 'columns', sub], false)}`);
+        `${property(sub)}: ${read(sub, subSpec, form.columns?.[sub], [...path, 'columns', sub], false, underWhen || form.when !== undefined)}`);
       register(null);
       return guarded(form, f, path, `{ ${parts.join(', ')} }`);
     }
     const column = form.column ?? field;
     register({ sql: `${T}.${quoted(column)}`, column });
+    const known = model.columnFields[column];
+    model.columnFields[column] = known === undefined || JSON.stringify(known) === JSON.stringify(f) ? f : null;
     if (f.type === 'money') {
       model.helpers.add('money');
       const amount = access(column);
-      const value = `money(Number(${amount}), ${access(form.currency ?? 'currency')})`;
+      // A money field null at times is read only with its amount set, and its currency is set with it.
+      const value = `money(Number(${amount}), ${access(form.currency ?? 'currency')}${f.nullable || underWhen ? '!' : ''})`;
       return guarded(form, f, path, f.nullable && form.when === undefined ? `${amount} === null ? null : ${value}` : value);
     }
-    return guarded(form, f, path, converted(f, access(column), model.helpers));
+    // An object a `when:` makes null is read only in a row meeting it, where its fields that are never null are set
+    // (the table may not say so: a column null in other rows).
+    const set = underWhen && !f.nullable ? '!' : '';
+    return guarded(form, f, path, converted(f, `${access(column)}${set}`, model.helpers));
   }
 
   /** A hidden field is read by its own statement (only for callers that are shown it): its selects are its own. */
   function readHidden(field: string, f: FieldSpec): string {
     const before = selects.length;
     const bare = model.bareRows;
+    const selectedBefore = new Set(Object.keys(model.selected));
     const form = formOf(table.columns?.[field]);
     if (!form.sql) problem(['columns', field], `is hidden at the head (field_hidden); read it by sql, selected only for the callers shown it`);
     const expr = read(field, f, table.columns?.[field], ['columns', field], true);
     model.hidden[field] = { select: selects.splice(before).join(', '), read: `(row: Row) => ${expr}` };
     model.bareRows = bare;
+    for (const key of Object.keys(model.selected)) if (!selectedBefore.has(key)) delete model.selected[key];
     return '';
   }
   const parts = Object.entries(resource.fields)

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { AdsPaymentMethod, AdsPaymentMethodChoice } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import type { StoredAdsPaymentMethod, StoredPreferences } from './preferences-store.js';
+import type { Tables } from '../../generated/rows.js';
 
 type Stored = StoredPreferences['ads_payment_methods'];
 type Slot = 'primary' | 'backup';
@@ -52,7 +53,10 @@ export async function applyAdsPaymentMethodsWrite(
   return next;
 }
 
-async function expand(db: Knex, account: Record<string, any>, stored: StoredAdsPaymentMethod | null): Promise<AdsPaymentMethod | null> {
+/** What a business balance shows of its account. */
+type AccountShown = Pick<Tables['accounts'], 'title' | 'logo_url'>;
+
+async function expand(db: Knex, account: AccountShown, stored: StoredAdsPaymentMethod | null): Promise<AdsPaymentMethod | null> {
   if (!stored) return null;
   const base: AdsPaymentMethod = {
     type: stored.type, id: stored.id, card_brand: null, exp_month: null, exp_year: null, last4: null, icon_url: null, title: null,
@@ -68,7 +72,7 @@ async function expand(db: Knex, account: Record<string, any>, stored: StoredAdsP
   return { ...base, title: balance.title ?? account.title, icon_url: account.logo_url ?? null };
 }
 
-export async function adsPaymentMethodsView(db: Knex, account: Record<string, any>, stored: Stored) {
+export async function adsPaymentMethodsView(db: Knex, account: AccountShown, stored: Stored) {
   if (!stored) return null;
   // One after the other: db may be a transaction, whose single connection takes one query at a time.
   const primary = await expand(db, account, stored.primary);

@@ -26,7 +26,7 @@ export function durationMs(offer: { duration: number; duration_unit: string }): 
   return offer.duration * (offer.duration_unit === 'hours' ? HOUR_MS : 24 * HOUR_MS);
 }
 
-const isFuture = (ts: string | null, now: number) => ts !== null && Date.parse(ts) > now;
+const isFuture = (ts: string | null, now: number): ts is string => ts !== null && Date.parse(ts) > now;
 
 /** Economic Intelligence is part of the Account resource, so its changes move the account's updated_at. */
 export const touched = (db: Knex) => ({ updated_at: nowMs(db) });
@@ -86,7 +86,7 @@ export async function applyDurationKey(db: Knex, row: AccountRow, key: string | 
   const until = new Date(now + durationMs(offer));
   const trial = offer.auto_renew && firstTime(row);
   if (!trial) {
-    const priced = (await economicIntelligenceOffers(db) as readonly PricedOffer[]).find((o) => o.key === offer.key)!;
+    const priced: PricedOffer = (await economicIntelligenceOffers(db)).find((o) => o.key === offer.key)!;
     // In the request's transaction: a refused charge (400 insufficient_funds) leaves nothing of the write behind.
     await chargePeriod(db, row.id, priced, new Date(now), PARAM);
   }

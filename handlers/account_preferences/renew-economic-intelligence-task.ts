@@ -5,15 +5,16 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { durationMs, PARAM, scheduleRenewal, touched } from './economic-intelligence.js';
-import { chargePeriod } from './economic-intelligence-charge.js';
+import { chargePeriod, type PricedOffer } from './economic-intelligence-charge.js';
 import { recordEvent } from '../../generated/events.js';
 import { clockNow } from '../../runtime/clock.js';
 import { ApiError } from '../../runtime/errors.js';
+import type { Tables } from '../../generated/rows.js';
 
 /** The period's charge in a savepoint: a refused one (insufficient_funds) leaves the job's transaction usable. */
-async function paid(trx: Knex, accountId: string, offer: Record<string, any>, periodStart: Date): Promise<boolean> {
+async function paid(trx: Knex, accountId: string, offer: PricedOffer, periodStart: Date): Promise<boolean> {
   try {
-    await trx.transaction((sp) => chargePeriod(sp, accountId, offer as never, periodStart, PARAM));
+    await trx.transaction((sp) => chargePeriod(sp, accountId, offer, periodStart, PARAM));
     return true;
   } catch (e) {
     if (e instanceof ApiError && e.type === 'insufficient_funds') return false;
@@ -26,7 +27,8 @@ export async function renewEconomicIntelligence(db: Knex, accountId: string, now
     const row = await trx('accounts').where({ id: accountId }).forUpdate()
       .first('id', 'economic_intelligence_ends_at', 'economic_intelligence_offer_key', 'economic_intelligence_auto_renew');
     if (!row?.economic_intelligence_auto_renew || !row.economic_intelligence_ends_at) return;
-    const offer = await trx('economic_intelligence_offers').where({ key: row.economic_intelligence_offer_key }).first();
+    const offer = await trx<Tables['economic_intelligence_offers']>('economic_intelligence_offers')
+      .where({ key: row.economic_intelligence_offer_key }).first();
     if (!offer?.auto_renew) {
       await trx('accounts').where({ id: accountId }).update({ economic_intelligence_auto_renew: false, ...touched(trx) });
       return;

@@ -3,7 +3,9 @@ import { notFound } from '../../runtime/errors.js';
 import { loadPreferences } from './preferences-store.js';
 import { preferencesView } from './preferences-view.js';
 
-/** GET /accounts/{account_id}/preferences: the runtime has already checked visibility and the read scope. */
+/** GET /accounts/{account_id}/preferences: the runtime has already checked visibility and the read scope. Written, not
+ * plain: the preferences are no row with an id of their own but an account's stored document, completed from other
+ * tables (ads payment methods, the cards balance). */
 export const retrieveAccountPreferences: Handler<'retrieveAccountPreferences'> = async ({ path }, ctx) => {
   const account = await ctx.db('accounts').where({ id: path.account_id }).first();
   if (!account) throw notFound('account', path.account_id, 'account_id');

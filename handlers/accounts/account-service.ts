@@ -4,6 +4,7 @@ import { referAccount } from '../partners/index.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { conflict } from '../../runtime/errors.js';
 import { nowMs } from '../shared/now.js';
+import type { Tables } from '../../generated/rows.js';
 
 export interface NewAccount {
   title: string;
@@ -53,7 +54,7 @@ export async function referPartnerBusiness(db: Knex, accountId: string, username
   await referAccount(db, accountId, partner.id);
 }
 
-export async function insertAccount(db: Knex, input: NewAccount): Promise<Record<string, any>> {
+export async function insertAccount(db: Knex, input: NewAccount): Promise<Tables['accounts']> {
   const metadata = input.metadata ?? {};
   const externalId = externalIdOf(metadata);
   const parentId = input.parentId ?? null;
@@ -80,7 +81,7 @@ export async function insertAccount(db: Knex, input: NewAccount): Promise<Record
   // concurrent insert of the same external id is waited for, so the re-check below sees it once committed.
   for (let attempt = 0; attempt < 5; attempt++) {
     const route = attempt === 0 ? base : `${base}-${randomToken(6).toLowerCase()}`;
-    const [row] = await db('accounts')
+    const [row]: Tables['accounts'][] = await db('accounts')
       .insert({ ...values, id: newId('biz_'), route, client_id: `client_${randomToken(24)}` })
       .onConflict()
       .ignore()

@@ -2,17 +2,17 @@
 // balances and reward payouts; this adds what the caller decides (rewards, client_id) and what its version decides
 // (economic_intelligence_offers), from the caller's cached access and the cached reference tables.
 import type { Knex } from 'knex';
-import { economicIntelligenceOffers, rewardMilestones } from '../shared/reference-tables.js';
+import { economicIntelligenceOffers, rewardMilestones, type OfferRow } from '../shared/reference-tables.js';
 import type { Account, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
 import type { Access } from '../../runtime/access.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import { money } from '../../runtime/money.js';
 import { clockNow } from '../../runtime/clock.js';
-import { readRow, type Row } from '../../runtime/plain/stored-resource.js';
+import { readRow } from '../../runtime/plain/stored-resource.js';
+import type { AccountRow, Tables } from '../../generated/rows.js';
 
-export type AccountRow = Record<string, any>;
-type OfferRow = Record<string, any>;
+export type { AccountRow };
 
 export interface ViewOptions {
   /** Versions before the economic_intelligence_offers_pickable_only flag list every offer, pickable or not. */
@@ -30,7 +30,7 @@ function offersFor(offers: readonly OfferRow[], row: AccountRow, now: number, al
 }
 
 export async function pickableOffers(db: Knex, row: AccountRow, now = clockNow().getTime()): Promise<EconomicIntelligenceOffer[]> {
-  return offersFor(await economicIntelligenceOffers(db) as readonly OfferRow[], row, now);
+  return offersFor(await economicIntelligenceOffers(db), row, now);
 }
 
 /**
@@ -49,8 +49,9 @@ async function rewardsAllowed(access: Access, accountId: string): Promise<boolea
 
 /** The milestones with the account's progress (lifetime volume: handlers/accounts/lifetime-volume.ts); `$rewards`
  * (milestone -> payout status) came with its statement. A reward paid stays paid, even under the threshold again. */
-function rewardsOf(row: Row, milestones: readonly Record<string, any>[]): RewardMilestone[] {
-  const paid: Record<string, RewardMilestone['payout_status']> = row.$rewards ?? {};
+function rewardsOf(row: AccountRow, milestones: readonly Tables['reward_milestones'][]): RewardMilestone[] {
+  // json_object_agg of milestone -> payout status (spec/areas/accounts.yaml)
+  const paid = (row.$rewards ?? {}) as Record<string, RewardMilestone['payout_status']>;
   return milestones.map((m) => {
     const qualified = row.lifetime_volume_usd >= m.threshold_usd;
     return {
@@ -65,10 +66,10 @@ function rewardsOf(row: Row, milestones: readonly Record<string, any>[]): Reward
 }
 
 /** Accounts read by the declared statement (resources.Account), as this caller sees them. */
-export async function accountViews(db: Knex, access: Access, rows: Row[], options: ViewOptions = {}): Promise<Account[]> {
+export async function accountViews(db: Knex, access: Access, rows: AccountRow[], options: ViewOptions = {}): Promise<Account[]> {
   if (rows.length === 0) return [];
   const milestones = await rewardMilestones(db);
-  const offers = await economicIntelligenceOffers(db) as readonly OfferRow[];
+  const offers = await economicIntelligenceOffers(db);
   const now = clockNow().getTime();
   const views: Account[] = [];
   // One after another: the caller's access is cached per process, and a request has a single connection.
@@ -77,7 +78,7 @@ export async function accountViews(db: Knex, access: Access, rows: Row[], option
     views.push(Object.assign(resources.Account.view(row), {
       rewards: (await rewardsAllowed(access, row.id)) ? rewardsOf(row, milestones) : [],
       economic_intelligence_offers: offersFor(offers, row, now, options.allOffers),
-      client_id: (await clientIdShown(access, row.id)) ? row.client_id as string | null : null,
+      client_id: (await clientIdShown(access, row.id)) ? row.client_id : null,
     }));
   }
   return views;

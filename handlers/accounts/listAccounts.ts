@@ -1,10 +1,13 @@
+// Written by hand, not declared plain: ordering or bounding by volume needs stats:read on every account the filters
+// match (a check over the matched rows), and the views are made as the caller sees each account (account-view.ts).
 import type { Knex } from 'knex';
 import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { accountViews, viewOptions } from './account-view.js';
-import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
+import { selectRows } from '../../runtime/plain/stored-resource.js';
+import type { AccountRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 import { likeContaining } from '../../runtime/filters.js';
 
@@ -52,7 +55,7 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   if (query.volume_min !== undefined) q.whereRaw('accounts.lifetime_volume_usd >= ceil(?::numeric * 100)::bigint', [String(query.volume_min)]);
   if (query.volume_max !== undefined) q.whereRaw('accounts.lifetime_volume_usd <= floor(?::numeric * 100)::bigint', [String(query.volume_max)]);
 
-  const { rows, page_info } = await paginate<Row>(q, query, {
+  const { rows, page_info } = await paginate<AccountRow>(q, query, {
     defaultSize: ctx.defaultPageSize,
     direction: query.direction,
     sortColumn: sort === 'volume' ? 'accounts.lifetime_volume_usd' : 'accounts.created_at',

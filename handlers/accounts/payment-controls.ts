@@ -1,6 +1,6 @@
 // payment_controls.undated_pending_reason: why an account's funds are held back (payouts refused,
 // handlers/payouts/request-payout.ts; funds kept from clearing, handlers/ledger/clearing.ts). One reason at a time;
-// who sets and clears each (README "Funds held back"):
+// who sets and clears each (docs/sandbox/identity-checker.md, "Funds held back"):
 //   withdrawals_disabled         the platform operator (npm run cli -- operator --withdrawals disable|enable)
 //   compliance_review            POST /sandbox/accounts/{id}/compliance_review, cleared by .../compliance_review/resolve
 //   pending_information_request  the sandbox reviewer asking for answers again; cleared when they are all answered

@@ -61,7 +61,8 @@ export async function reportBuckets(db: Knex, scope: Scope, w: Window, granulari
       sum(results)::bigint as results, sum(spend)::bigint as spend
     from ${b.table} where ${scope.key} = any(?::text[]) and ${b.column} >= ? and ${b.column} < ? group by t order by t`,
   [scope.ids, w.from, w.to]);
-  return rows.map((r: Record<string, any>) => {
+  // t: the bucket's start, a timestamptz (ISO 8601 text, runtime/db.ts); the sums are int8 (numbers)
+  return (rows as { t: string; impressions: number; clicks: number; results: number; spend: number }[]).map((r) => {
     const start = new Date(r.t);
     return {
       bucket_start: start.toISOString(), granularity, stat_date: start.toISOString().slice(0, 10),

@@ -1,13 +1,13 @@
 // The rules an ad's fields meet, on create and on update alike: copy against translations, external accounts and
 // the chosen post of the ad's own account. Returns the columns to write.
 import type { Knex } from 'knex';
-import type { Row } from '../../runtime/plain/stored-resource.js';
 import { newId } from '../../runtime/ids.js';
 import { invalid } from '../../runtime/errors.js';
 import { checkCopy, COPY_FIELDS, storedCopy, type Copy, type CopyEntry, type Translations } from './copy.js';
 import { checkExistingPost, checkExternalAccounts } from './references.js';
 import { checkCreatives, type CreativeInput } from './creatives.js';
 import { leadFormColumns, type LeadFormChange } from './lead-forms.js';
+import type { AdGroupRow, AdRow } from '../../generated/rows.js';
 
 export interface AdFields extends LeadFormChange {
   creatives?: CreativeInput[];
@@ -20,8 +20,8 @@ export interface AdFields extends LeadFormChange {
 
 /** `ad` is where the ad lives; `current` is the stored ad (for an update) whose fields stand where the body sends
  * none. */
-export async function adColumns(db: Knex, ad: Row, body: AdFields,
-  current?: Record<string, any>): Promise<Record<string, unknown>> {
+export async function adColumns(db: Knex, ad: Pick<AdRow | AdGroupRow, 'account_id' | 'ad_campaign_id'>, body: AdFields,
+  current?: AdRow): Promise<Record<string, unknown>> {
   const accountId = ad.account_id;
   const out: Record<string, unknown> = {};
   const translations = body.translations !== undefined ? body.translations : (current?.translations ?? null);

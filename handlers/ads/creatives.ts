@@ -2,7 +2,7 @@
 // with the file's media type and download link (spec/areas/ads.yaml reads the files row with the ad's own statement).
 import type { Knex } from 'knex';
 import type { Ad } from '../../generated/types.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AdRow } from '../../generated/rows.js';
 import { invalid } from '../../runtime/errors.js';
 import { downloadUrl } from '../files/index.js';
 
@@ -18,12 +18,23 @@ const EPSILON = 1e-9;
 const mediaTypeOf = (contentType: string | null | undefined): 'image' | 'video' | null =>
   contentType?.startsWith('image/') ? 'image' : contentType?.startsWith('video/') ? 'video' : null;
 
+/** A creative as the ad's statement reads it (spec/areas/ads.yaml creatives.sql): the stored one and its file's
+ * columns (null when the file is gone). */
+interface JoinedCreative {
+  id: string;
+  crop: Ad['creatives'][number]['crop'] | null;
+  format: Ad['creatives'][number]['format'] | null;
+  content_type: string | null;
+  filename: string | null;
+  visibility: string | null;
+}
+
 /** The view of the ad's creatives from the ad statement's join of their files. */
-export function creativesOf(row: Row): Ad['creatives'] {
-  const stored: Record<string, any>[] = row.$creatives ?? [];
+export function creativesOf(row: AdRow): Ad['creatives'] {
+  const stored = (row.$creatives ?? []) as JoinedCreative[];
   return stored.map((c) => ({
     id: c.id, crop: c.crop ?? null, format: c.format ?? null, media_type: mediaTypeOf(c.content_type),
-    url: c.filename ? downloadUrl({ id: c.id, filename: c.filename, visibility: c.visibility }) : null,
+    url: c.filename ? downloadUrl({ id: c.id, filename: c.filename, visibility: c.visibility! }) : null,
   }));
 }
 

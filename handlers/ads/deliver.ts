@@ -15,6 +15,7 @@ import { audienceSizes } from './references.js';
 import { adNetwork, type AdHour, type Objective } from './ad-network-port.js';
 import { chargeHour, paymentIssue } from './billing.js';
 import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
+import type { AdCampaignRow, AdGroupRow, AdRow } from '../../generated/rows.js';
 
 export const DELIVER_ADS = 'deliver_ads';
 const HOUR = 3_600_000;
@@ -24,16 +25,20 @@ const CATCH_UP_HOURS = 168;
 const ceilHour = (t: number) => Math.ceil(t / HOUR) * HOUR;
 
 /** The figures of each delivering ad for one hour of the campaign, as the network reports them. */
-async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Record<string, any>; hour: AdHour }[]> {
-  const groups = await db('ad_groups').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
-  const ads = await db('ads').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
+async function hourFigures(db: Knex, c: AdCampaignRow): Promise<{ ad: AdRow; hour: AdHour }[]> {
+  const groups: AdGroupRow[] = await db('ad_groups').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
+  const ads: AdRow[] = await db('ads').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
   const live = groups.map((g) => ({ g, ads: ads.filter((a) => a.ad_group_id === g.id) })).filter((x) => x.ads.length > 0);
   if (live.length === 0) return [];
   const named = [...new Set(live.flatMap(({ g }) => [...g.audiences.include, ...g.audiences.exclude]))];
-  const budget = (row: Record<string, any>) => ({ amount: Number(row.budget_amount), type: row.budget_type, spent: Number(row.spent_total) });
+  // A budget the network spends has its type: a campaign's always, a group's under ad_group optimization (group-rules.ts).
+  const budget = (row: Pick<AdCampaignRow | AdGroupRow, 'budget_amount' | 'budget_type' | 'spent_total'>) =>
+    ({ amount: Number(row.budget_amount), type: row.budget_type!, spent: Number(row.spent_total) });
+  // The schedule's times as Dates (the row's are ISO 8601 text); a launched campaign has its launched_at.
+  const time = (at: string | null) => (at === null ? null : new Date(at));
   const delivered = await adNetwork().deliverHour({
     objective: c.objective as Objective, budget_optimization: c.budget_optimization, budget: budget(c),
-    schedule: { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at },
+    schedule: { starts_at: time(c.starts_at), ends_at: time(c.ends_at), launched_at: new Date(c.launched_at!) },
     groups: live.map(({ g, ads: groupAds }) => ({ budget: budget(g), audiences: g.audiences, ad_ids: groupAds.map((a) => a.id) })),
     audience_sizes: await audienceSizes(db, named),
   });
@@ -41,7 +46,7 @@ async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Reco
   return delivered.map(({ ad_id, hour }) => ({ ad: adsById.get(ad_id)!, hour }));
 }
 
-async function writeRows(db: Knex, c: Record<string, any>, hour: Date, figures: { ad: Record<string, any>; hour: AdHour }[]) {
+async function writeRows(db: Knex, c: AdCampaignRow, hour: Date, figures: { ad: AdRow; hour: AdHour }[]) {
   const day = new Date(Math.floor(hour.getTime() / (24 * HOUR)) * 24 * HOUR);
   const rows = figures.filter((f) => f.hour.impressions > 0 || f.hour.spend > 0).map(({ ad, hour: h }) => ({
     ad_id: ad.id, account_id: c.account_id, ad_campaign_id: c.id, ad_group_id: ad.ad_group_id, ...h,

@@ -1,8 +1,8 @@
 // An ad group's budget belongs to it only when its campaign optimises budgets per group.
 import { invalid } from '../../runtime/errors.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AdCampaignRow } from '../../generated/rows.js';
 
-export function checkGroupBudget(campaign: Row, budgetAmount: number | null | undefined, budgetType: string | null | undefined): void {
+export function checkGroupBudget(campaign: Pick<AdCampaignRow, 'budget_optimization'>, budgetAmount: number | null | undefined, budgetType: string | null | undefined): void {
   if (campaign.budget_optimization === 'ad_group') {
     if (budgetAmount == null) throw invalid('A group of a campaign with budget_optimization ad_group needs budget_amount', 'budget_amount');
     if (budgetType == null) throw invalid('A group of a campaign with budget_optimization ad_group needs budget_type', 'budget_type');

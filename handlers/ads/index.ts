@@ -12,8 +12,7 @@ export { adsTasks } from './tasks.js';
 
 // Bound by generated routes and resources
 export { creativesOf } from './creatives.js';
-export { deleteAdCampaign } from './deleteAdCampaign.js';
-export { deleteAdGroup } from './deleteAdGroup.js';
+export { campaignFollows, campaignMoves } from './delivery-follows.js';
 export { adPostThumbnailOf, postThumbnailOf } from './network-posts.js';
 export { adCampaignStats, adGroupStats, adStats } from './stats-fill.js';
 

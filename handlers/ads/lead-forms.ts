@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { socialNetwork } from '../external_accounts/index.js';
+import type { AdRow, ExternalAccountRow } from '../../generated/rows.js';
 
 type Question = { type: 'full_name' | 'email' | 'phone' | 'city' | 'country' | 'zip_code' | 'custom'; label?: string };
 export interface LeadFormInput {
@@ -40,7 +41,7 @@ function storedForm(f: LeadFormInput): Record<string, unknown> {
 }
 
 /** The ad's facebook page among its external accounts, locked (forms on it are numbered one after the other). */
-async function pageOf(db: Knex, externalAccountIds: string[], param: string): Promise<Record<string, any>> {
+async function pageOf(db: Knex, externalAccountIds: string[], param: string): Promise<ExternalAccountRow> {
   const page = externalAccountIds.length === 0 ? undefined
     : await db('external_accounts').whereIn('id', externalAccountIds).where({ platform: 'facebook', status: 'connected' })
       .whereNull('deleted_at').forUpdate().first();
@@ -49,7 +50,7 @@ async function pageOf(db: Knex, externalAccountIds: string[], param: string): Pr
 }
 
 /** The network makes a form on the page: the next "<page external_id>_f<n>". */
-export async function makeNetworkForm(db: Knex, page: Record<string, any>, form: {
+export async function makeNetworkForm(db: Knex, page: Pick<ExternalAccountRow, 'id' | 'account_id' | 'external_id'>, form: {
   name: string | null; privacy_policy_url: string | null; question_labels: string[];
 }): Promise<string> {
   const [{ n }] = await db('external_account_lead_forms').where({ external_account_id: page.id }).count({ n: '*' });
@@ -67,7 +68,7 @@ export interface LeadFormChange { lead_form?: LeadFormInput; lead_form_id?: stri
 /** The ad's lead form columns after the change, or {} when nothing about them changes. `current` is the stored ad
  * (updates); a change of external accounts re-checks the form the ad keeps. */
 export async function leadFormColumns(db: Knex, objective: string, externalAccountIds: string[], body: LeadFormChange,
-  externalAccountsChanged: boolean, current?: Record<string, any>): Promise<Record<string, unknown>> {
+  externalAccountsChanged: boolean, current?: Pick<AdRow, 'lead_form_id'>): Promise<Record<string, unknown>> {
   if (body.lead_form !== undefined && body.lead_form_id != null) {
     throw invalid('Author a form (lead_form) or reuse one (lead_form_id), not both', 'lead_form_id');
   }

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: not a table's rows but delivery totals summed over a window of days, per
+// campaign, ad group or ad.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import type { AdReportBreakdown } from '../../generated/types.js';

@@ -3,7 +3,7 @@
 // is written). And the posts' thumbnails as the ads area shows them: an ad's post_thumbnail_url and an AdPost's
 // thumbnail_url.
 import type { Knex } from 'knex';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AdPostRow, AdRow } from '../../generated/rows.js';
 import { downloadUrl } from '../files/index.js';
 import { adNetwork } from './ad-network-port.js';
 
@@ -24,8 +24,11 @@ export function thumbnailOf(media: PostMedia | null): string | null {
 }
 
 /** An ad's post_thumbnail_url: the chosen post's stored thumbnail, else the made post's media. */
-export const adPostThumbnailOf = (row: Row): string | null =>
-  (row.$post_thumbnail_url?.stored as string | null) ?? thumbnailOf((row.$post_thumbnail_url?.media ?? null) as PostMedia | null);
+export function adPostThumbnailOf(row: AdRow): string | null {
+  // spec/areas/ads.yaml post_thumbnail_url.sql: the chosen post's stored thumbnail and the made post's media
+  const read = row.$post_thumbnail_url as { stored: string | null; media: PostMedia | null } | null;
+  return read?.stored ?? thumbnailOf(read?.media ?? null);
+}
 
 /** An AdPost's thumbnail_url. */
-export const postThumbnailOf = (row: Row): string | null => thumbnailOf((row.$thumbnail_url ?? null) as PostMedia | null);
+export const postThumbnailOf = (row: AdPostRow): string | null => thumbnailOf((row.$thumbnail_url ?? null) as PostMedia | null);

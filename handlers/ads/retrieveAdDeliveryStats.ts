@@ -12,7 +12,8 @@ const SOURCES: Record<string, { key: Key; table: string; noun: string }> = {
   ads: { key: 'ad_id', table: 'ads', noun: 'ad' },
 };
 
-/** GET /stats/ad_delivery: one point per UTC hour or day, read from that grain's rollup rows only. */
+/** GET /stats/ad_delivery: one point per UTC hour or day, read from that grain's rollup rows only. Written, not plain:
+ * a report summed over rollup rows, not a stored row. */
 export const retrieveAdDeliveryStats: Handler<'retrieveAdDeliveryStats'> = async ({ query }, ctx) => {
   const unit = UNIT[query.interval];
   const from = Math.floor(new Date(query.from).getTime() / unit) * unit;

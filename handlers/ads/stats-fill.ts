@@ -3,13 +3,12 @@
 // statement (views.ts).
 import type { Knex } from 'knex';
 import type { Fill } from '../../generated/plain-hooks.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
 import { statsWindow, type Window } from './stats-window.js';
 import { fillAds, fillCampaigns, fillGroups } from './views.js';
 
 type StatsQuery = { stats_from?: string; stats_to?: string };
 
-const overWindow = <V>(fill: (db: Knex, views: V[], rows: readonly Row[], w: Window) => Promise<void>): Fill<V, StatsQuery> =>
+const overWindow = <V, R>(fill: (db: Knex, views: V[], rows: readonly R[], w: Window) => Promise<void>): Fill<V, StatsQuery, R> =>
   (query, ctx) => {
     const w = statsWindow(query);
     return (views, rows) => fill(ctx.db, views, rows, w);

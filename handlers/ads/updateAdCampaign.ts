@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: PATCH: launch is one of the body's changes, after the ads agreement and payment methods are checked.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { transition } from '../../generated/state-machine.js';

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { Ad, AdCampaign, AdGroup } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AdCampaignRow, AdGroupRow, AdRow } from '../../generated/rows.js';
 import { clockNow } from '../../runtime/clock.js';
 import { statFields, totalsOf, totalsSelect, type Key, type Window } from './stats-window.js';
 
@@ -21,8 +21,8 @@ async function statesWithTotals(db: Knex, key: Key, ids: string[], w: Window, st
 }
 
 /** Sets each view's computed fields from its row (views[i] is of rows[i]) and the row's states and totals. */
-async function fillFrom<V>(db: Knex, key: Key, views: V[], rows: readonly Row[], w: Window, states: string,
-  delivery: (row: Row, state: any) => Fields['delivery_status']): Promise<void> {
+async function fillFrom<V, R extends { id: string }>(db: Knex, key: Key, views: V[], rows: readonly R[], w: Window, states: string,
+  delivery: (row: R, state: any) => Fields['delivery_status']): Promise<void> {
   if (rows.length === 0) return;
   const read = await statesWithTotals(db, key, rows.map((r) => r.id), w, states);
   views.forEach((view, i) => {
@@ -31,8 +31,9 @@ async function fillFrom<V>(db: Knex, key: Key, views: V[], rows: readonly Row[],
   });
 }
 
-export function campaignDeliveryStatus(row: Row, tree: Tree | undefined, now = clockNow()): AdCampaign['delivery_status'] {
-  if (row.status !== 'active') return row.status as AdCampaign['delivery_status'];
+export function campaignDeliveryStatus(row: Pick<AdCampaignRow, 'status' | 'starts_at' | 'ends_at'>, tree: Tree | undefined,
+  now = clockNow()): AdCampaign['delivery_status'] {
+  if (row.status !== 'active') return row.status;
   if (row.ends_at && new Date(row.ends_at) <= now) return 'completed';
   if (row.starts_at && new Date(row.starts_at) > now) return 'scheduled';
   if (!tree || tree.groups === 0) return 'no_ad_groups';
@@ -49,7 +50,7 @@ const CAMPAIGN_TREES = `select x.id, count(distinct g.id)::int as groups,
   from unnest(?::text[]) as x(id) left join ad_groups g on g.ad_campaign_id = x.id and g.deleted_at is null
   left join ads a on a.ad_group_id = g.id and a.deleted_at is null group by x.id`;
 
-export const fillCampaigns = (db: Knex, views: AdCampaign[], rows: readonly Row[], w: Window): Promise<void> =>
+export const fillCampaigns = (db: Knex, views: AdCampaign[], rows: readonly AdCampaignRow[], w: Window): Promise<void> =>
   fillFrom(db, 'ad_campaign_id', views, rows, w, CAMPAIGN_TREES, (row, tree: Tree) => campaignDeliveryStatus(row, tree));
 
 /** Per group: its campaign's status, its live ads and active ads. */
@@ -59,7 +60,7 @@ const GROUP_STATES = `select g.id, c.status as campaign_status, count(a.id)::int
   left join ads a on a.ad_group_id = g.id and a.deleted_at is null
   where g.id = any(?::text[]) group by g.id, c.status`;
 
-export const fillGroups = (db: Knex, views: AdGroup[], rows: readonly Row[], w: Window): Promise<void> =>
+export const fillGroups = (db: Knex, views: AdGroup[], rows: readonly AdGroupRow[], w: Window): Promise<void> =>
   fillFrom(db, 'ad_group_id', views, rows, w, GROUP_STATES, (row, s: { campaign_status: string; ads: number; active_ads: number }): AdGroup['delivery_status'] =>
     s.campaign_status === 'draft' ? 'draft'
       : s.campaign_status !== 'active' ? 'campaign_paused'
@@ -69,15 +70,15 @@ export const fillGroups = (db: Knex, views: AdGroup[], rows: readonly Row[], w: 
 const AD_STATES = `select a.id, c.status as campaign_status, g.status as group_status
   from ads a join ad_groups g on g.id = a.ad_group_id join ad_campaigns c on c.id = a.ad_campaign_id where a.id = any(?::text[])`;
 
-export const fillAds = (db: Knex, views: Ad[], rows: readonly Row[], w: Window): Promise<void> =>
+export const fillAds = (db: Knex, views: Ad[], rows: readonly AdRow[], w: Window): Promise<void> =>
   fillFrom(db, 'ad_id', views, rows, w, AD_STATES, (row, s: { campaign_status: string; group_status: string }): Ad['delivery_status'] =>
     s.campaign_status === 'draft' ? 'draft'
       : s.campaign_status !== 'active' ? 'campaign_paused'
         : s.group_status === 'paused' ? 'ad_group_paused' : row.status === 'paused' ? 'paused' : 'active');
 
 /** Views of rows a write just read, filled by `fill`. */
-function viewsWith<V>(view: (row: Row) => V, fill: (db: Knex, views: V[], rows: readonly Row[], w: Window) => Promise<void>) {
-  return async (db: Knex, rows: Row[], w: Window): Promise<V[]> => {
+function viewsWith<V, R>(view: (row: R) => V, fill: (db: Knex, views: V[], rows: readonly R[], w: Window) => Promise<void>) {
+  return async (db: Knex, rows: R[], w: Window): Promise<V[]> => {
     const views = rows.map(view);
     await fill(db, views, rows, w);
     return views;

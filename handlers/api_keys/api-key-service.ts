@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
 import { newSecret } from '../../runtime/credentials.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import type { Statement } from '../../runtime/auth.js';
 
 export interface NewApiKey {
@@ -33,7 +33,7 @@ export async function issueApiKey(db: Knex, input: NewApiKey) {
       ip_allowlist: input.ipAllowlist ?? [],
       expires_at: input.expiresAt ?? null,
       created_by_user_id: input.createdByUserId ?? null,
-      api_version_date: input.apiVersionDate ?? HEAD_VERSION,
+      api_version_date: input.apiVersionDate ?? headVersion(),
     })
     .returning('*');
   return { row, secret };

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: revoked_at is no state machine's field, so there is no declared move to make.
 import type { Handler } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';

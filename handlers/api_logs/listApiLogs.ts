@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: the rows are unnested from batches of requests, read a few batches a statement
+// until the page is settled.
 // GET /api_logs: the logs are stored a batch at a time (migrations/490_api_log_batches.ts), so a page is read by
 // walking the batches of the caller's accounts on (account_id, last_at) in the page's order, unnesting them, and
 // keeping the rows that pass the filters, a few batches per statement, more each round, until the page is full of
@@ -6,16 +8,17 @@
 // batches (the row-per-request table walked its rows the same way).
 import type { Knex } from 'knex';
 import type { Handler } from '../../generated/handler.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { ApiLogRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 import { whereOwned } from '../../runtime/ownership.js';
-import { decodeCursor, pageWindow } from '../../runtime/pagination.js';
+import { pageWindow } from '../../runtime/pagination.js';
 import { selectBuilt } from '../../runtime/request-db.js';
 import { API_LOG_BATCH_MS } from '../../runtime/api-log.js';
 import { BATCH_SPAN, LOG_ROWS, UNNEST_LOGS } from './log-rows.js';
 
 
-type LogRow = Row & { id: string; created_at: string };
+/** LOG_ROWS reads what the api_logs view does (migrations/490_api_log_batches.ts). */
+type LogRow = ApiLogRow;
 type Query = Parameters<Handler<'listApiLogs'>>[0]['query'];
 
 /** The rows' own conditions: the filters and the page's keyset bounds (on the unnested rows, `l`). */
@@ -50,8 +53,8 @@ export const listApiLogs: Handler<'listApiLogs'> = async ({ query }, ctx) => {
   const upper: string[] = [];
   if (query.created_after !== undefined) lower.push(query.created_after);
   if (query.created_before !== undefined) upper.push(query.created_before);
-  if (query.after) (direction === 'desc' ? upper : lower).push(String(decodeCursor(query.after, 'after', 'timestamp')[0]));
-  if (query.before) (direction === 'desc' ? lower : upper).push(String(decodeCursor(query.before, 'before', 'timestamp')[0]));
+  if (window.after) (direction === 'desc' ? upper : lower).push(String(window.after[0]));
+  if (window.before) (direction === 'desc' ? lower : upper).push(String(window.before[0]));
   boundBatches(batches, lower, upper);
 
   const conditions = rowConditions(query, window.where);

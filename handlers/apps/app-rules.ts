@@ -2,7 +2,7 @@
 // where the app is hosted.
 import { invalid } from '../../runtime/errors.js';
 
-/** Hosted apps are served at <route>.APP_HOST (the simulated hosting, README "Apps and the simulated build system"). */
+/** Hosted apps are served at <route>.APP_HOST (the simulated hosting, docs/sandbox/build-system.md). */
 export const APP_HOST = 'apps.commerce.test';
 
 const ROUTE = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;

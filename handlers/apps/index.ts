@@ -12,9 +12,8 @@ export { buildSystem } from './build-system-port.js';
 export { hostedAppRoutes } from './hosted-app-pages.js';
 
 // Bound by generated routes and resources
+export { buildsOfOneApp, domainsOfOneApp } from './app-scoped-list.js';
 export { domainUrlOf, domainsOf, hostedUrlOf } from './app-urls.js';
-export { listAppBuilds } from './listAppBuilds.js';
-export { listDomains } from './listDomains.js';
 export { updateApp } from './updateApp.js';
 
 // Used by tests and the bench

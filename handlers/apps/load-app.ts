@@ -3,8 +3,8 @@
 import type { HandlerContext } from '../../generated/handler.js';
 import { withCallersParam } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AppRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 
-export const loadApp = (ctx: HandlerContext, id: string, scopes: readonly string[], param: string): Promise<Row> =>
+export const loadApp = (ctx: HandlerContext, id: string, scopes: readonly string[], param: string): Promise<AppRow> =>
   loadOwned(ctx, resources.App, id, scopes).catch((e) => { throw withCallersParam(e, () => param); });

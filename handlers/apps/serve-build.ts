@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { extname } from 'node:path';
 import { fileStorage } from '../../runtime/file-storage.js';
-import { escapeHtml, page } from '../shared/html.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../shared/html.js';
 import { isZip, loadArchive, UnreadableArchive } from './web-archive.js';
 
 // Files declare no web content types (spec/areas/files.yaml: an .html upload is stored application/octet-stream), so

@@ -3,7 +3,7 @@
 // data, so a list always builds the same way.
 import { createHash } from 'node:crypto';
 import type { Audience } from '../../generated/types.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { AudienceRow } from '../../generated/rows.js';
 
 /** Rows read per transaction while building. */
 export const BATCH_ROWS = 500;
@@ -27,7 +27,7 @@ export const matches = (identifier: string): boolean =>
 
 const BUILT = new Set(['ready', 'partial']);
 
-export function matchRatesOf(row: Row): Audience['match_rates'] {
+export function matchRatesOf(row: AudienceRow): Audience['match_rates'] {
   if (row.source_type !== 'customer_list') return [];
   if (row.status === 'pending' || row.status === 'processing') {
     return [{ platform: 'meta', status: 'calculating', lower_bound: null, upper_bound: null }];
@@ -40,7 +40,7 @@ export function matchRatesOf(row: Row): Audience['match_rates'] {
   return [{ platform: 'meta', status: 'available', lower_bound: lower, upper_bound: lower + 10 }];
 }
 
-export const platformAudienceIdsOf = (row: Row): string[] => (row.platform_audience_id ? [row.platform_audience_id] : []);
+export const platformAudienceIdsOf = (row: AudienceRow): string[] => (row.platform_audience_id ? [row.platform_audience_id] : []);
 
 /** The network's id of a built audience: 13 digits from SHA-256 of ours. */
 export const networkAudienceId = (audienceId: string): string =>

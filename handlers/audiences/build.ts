@@ -9,6 +9,7 @@ import { fileStorage } from '../../runtime/file-storage.js';
 import { nowMs } from '../shared/now.js';
 import { BATCH_ROWS, identifierOf, matches, networkAudienceId, type Identifiers } from './build-model.js';
 import { parseCsv } from './csv-rows.js';
+import type { AudienceRow } from '../../generated/rows.js';
 
 export const BUILD_AUDIENCE = 'build_audience';
 
@@ -25,7 +26,7 @@ async function readText(key: string): Promise<string> {
 }
 
 /** The file's data rows as identifiers, or why the network cannot read it. */
-async function listRows(db: Knex, audience: Record<string, any>): Promise<Identifiers[] | string> {
+async function listRows(db: Knex, audience: Pick<AudienceRow, 'file_id' | 'column_mapping'>): Promise<Identifiers[] | string> {
   const file = await db('files').where({ id: audience.file_id }).first('storage_key');
   let records: string[][];
   try {
@@ -34,7 +35,8 @@ async function listRows(db: Knex, audience: Record<string, any>): Promise<Identi
     return `The file cannot be read as CSV: ${(e as Error).message}`;
   }
   const header = (records[0] ?? []).map((h) => h.trim().toLowerCase());
-  const mapping: Record<string, string | null> = audience.column_mapping;
+  // a customer list is made with its file and its mapping (createAudience.ts)
+  const mapping = audience.column_mapping!;
   const index: Record<string, number> = {};
   for (const [key, column] of Object.entries(mapping)) {
     if (!column) continue;

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: several rows move: the open submissions are denied and the escrow goes back (endBounty, shared with completion).
 import type { Handler } from '../../generated/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import { readView } from '../../runtime/plain/stored-resource.js';

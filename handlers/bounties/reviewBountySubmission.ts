@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the move is the body's decision, and an approval pays the reward and may complete the bounty.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { requireOwned } from '../../runtime/ownership.js';

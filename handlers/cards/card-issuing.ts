@@ -5,9 +5,10 @@ import { randomInt } from 'node:crypto';
 import { newId } from '../../runtime/ids.js';
 import { clockNow } from '../../runtime/clock.js';
 import { notFound } from '../../runtime/errors.js';
+import type { CardholderRow } from '../../generated/rows.js';
 
 /** The user's cardholder on the account, made on first use (the unique (account_id, user_id) settles races). */
-export async function cardholderFor(db: Knex, accountId: string, userId: string): Promise<{ row: Record<string, any>; made: boolean }> {
+export async function cardholderFor(db: Knex, accountId: string, userId: string): Promise<{ row: CardholderRow; made: boolean }> {
   const member = await db('team_members as tm').join('users as u', 'u.id', 'tm.user_id')
     .where({ 'tm.account_id': accountId, 'tm.user_id': userId, 'tm.status': 'active' }).first('u.name', 'u.username');
   if (!member) throw notFound('team member', userId, 'assigned_user_id');

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: PATCH: a move, if any, is chosen by the body among field changes.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

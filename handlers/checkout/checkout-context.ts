@@ -3,7 +3,7 @@
 // by this server's current code, so every dated behaviour of the latest version applies).
 import type { Knex } from 'knex';
 import { Effects } from '../../generated/effects.js';
-import { flagOn, HEAD_VERSION } from '../../runtime/versions.js';
+import { flagOn, headVersion } from '../../runtime/versions.js';
 import { specData, type VersionFlag } from '../../generated/spec-data.js';
 
 const VERSION_FLAGS = specData.versionFlags as Record<string, string>;
@@ -14,6 +14,6 @@ export class CheckoutContext extends Effects {
   }
 
   flag(name: VersionFlag): boolean {
-    return flagOn(HEAD_VERSION, VERSION_FLAGS[name]);
+    return flagOn(headVersion(), VERSION_FLAGS[name]);
   }
 }

@@ -5,7 +5,8 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { money } from '../../runtime/money.js';
-import { escapeHtml, page } from '../shared/html.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../shared/html.js';
 import { authenticationUrl } from '../shared/authentication-link.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../checkout_configurations/index.js';
 import { formatMoney } from '../shared/money.js';

@@ -2,8 +2,9 @@
 // through a plain GET form), and the card form. The card never reaches this server's page routes: the page's script
 // turns it into a confirmation token with the account's client id (POST /api/v1/confirmation_tokens, as any
 // frontend does) and posts only the token, with the buyer's e-mail and choices, to the page's own POST route.
-import { escapeHtml, page } from '../shared/html.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../shared/html.js';
+import { headVersion } from '../../runtime/versions.js';
 import { specData } from '../../generated/spec-data.js';
 import type { Price } from '../payments/index.js';
 import type { CheckoutTarget, CheckoutVariant } from './checkout-target.js';
@@ -52,7 +53,7 @@ const SCRIPT = (apiBase: string) => `<script>
     try {
       const res = await fetch(${JSON.stringify(`${apiBase}/confirmation_tokens`)}, {
         method: 'POST',
-        headers: { 'Authorization': form.dataset.client, 'Content-Type': 'application/json', 'Api-Version-Date': ${JSON.stringify(HEAD_VERSION)} },
+        headers: { 'Authorization': form.dataset.client, 'Content-Type': 'application/json', 'Api-Version-Date': ${JSON.stringify(headVersion())} },
         body: JSON.stringify({ card: { number: value('card-number').replace(/\\s+/g, ''), exp_month: Number(value('card-exp-month')),
           exp_year: Number(value('card-exp-year')), cvc: value('card-cvc') } }),
       });

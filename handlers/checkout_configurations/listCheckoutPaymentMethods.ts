@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: not a list of rows but what a checkout page may offer on one hostname,
+// computed from the domain's verification.
 import type { Handler } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';

@@ -7,7 +7,7 @@ import { recordEvent } from '../../generated/events.js';
 import { ADVANCE_CLOCK, advanceJobKey } from '../../runtime/clock-advance.js';
 import { resources } from '../../generated/resources.js';
 import type { Clock } from '../../generated/types.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { ClockRow } from '../../generated/rows.js';
 import { clockOfAccount, setAccountsClock } from './clock-accounts.js';
 
 const MAX_ADVANCE_MS = 5 * 366 * 86_400_000;
@@ -32,7 +32,7 @@ export async function startClock(db: Knex, accountId: string, frozenTime: string
 }
 
 /** Starts moving a clock (its row locked by the caller) to `to`; the worker's advance_clock runs what falls due. */
-export async function advanceClockTo(db: Knex, clock: Row, to: string): Promise<Clock> {
+export async function advanceClockTo(db: Knex, clock: ClockRow, to: string): Promise<Clock> {
   if (clock.status !== 'ready') {
     throw new ApiError(400, 'invalid_state', `The clock ${clock.id} is still advancing to ${clock.target_time}; wait until it is ready`, 'status');
   }
@@ -55,7 +55,7 @@ const RELEASE_TIMERS = `select graphile_worker.add_job(t.task, t.payload, run_at
   from clock_timers t where t.clock_id = ? order by t.run_at, t.id`;
 
 /** Returns a clock's accounts to real time (its row locked by the caller). */
-export async function removeClock(db: Knex, clock: Row): Promise<void> {
+export async function removeClock(db: Knex, clock: ClockRow): Promise<void> {
   if (clock.status !== 'ready') throw new ApiError(400, 'invalid_state', `The clock ${clock.id} is advancing; delete it once it is ready`, 'status');
   await setAccountsClock(db, clock.account_id, null);
   await db.raw(RELEASE_TIMERS, [clock.id]);

@@ -7,6 +7,7 @@ import { newId } from '../../runtime/ids.js';
 import { decimalText } from '../../runtime/decimal-money.js';
 import type { CryptoDeposit } from '../../generated/types.js';
 import { cryptoNetwork, type Network } from './crypto-network-port.js';
+import type { Tables } from '../../generated/rows.js';
 
 /** The seed's crypto deposit minimum: 10 USD, in cents. */
 export const DEPOSIT_MINIMUM = 1_000;
@@ -33,7 +34,7 @@ export async function addressesOf(db: Knex, ownerId: string, all: Network[]): Pr
 /** A token amount in millionths -> its USD value in cents, 1:1, rounded down (the sub-cent rest is not credited). */
 export const usdCentsOf = (units: bigint): number => Number(units / UNITS_PER_CENT);
 
-export type DepositRow = Record<string, any>;
+export type DepositRow = Tables['crypto_deposits'];
 
 export function cryptoDepositView(row: DepositRow): CryptoDeposit {
   return {
@@ -47,7 +48,7 @@ export function cryptoDepositView(row: DepositRow): CryptoDeposit {
     amount: decimalText({ amount: Number(row.amount), decimals: 2 }),
     currency: row.currency,
     tx_hash: row.tx_hash,
-    status: row.status,
+    status: row.status as CryptoDeposit['status'], // written by this area only, with the API's values
     status_detail: row.status_detail,
     settled_at: row.settled_at,
     created_at: row.created_at,

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: narrowed to one balance, an account or a user's personal wallet (owner_id),
+// reached by the destination rules (deposits/destination.ts), not by an account column.
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { cryptoDepositView, type DepositRow } from './crypto-deposits.js';

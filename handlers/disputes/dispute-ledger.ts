@@ -1,6 +1,6 @@
 // The money a dispute moves, on the selling account's business ledger, one entry per step (<dispute id>:<step>,
 // <alert id>:fee). Everything is taken from and returned to `pending`: the floors (available, in_transit, held)
-// never refuse a chargeback the network has already made, and pending may go negative (README "The ledger"), as it
+// never refuse a chargeback the network has already made, and pending may go negative (docs/ledger.md), as it
 // does for a refund of money already cleared.
 import type { Knex } from 'knex';
 import { ledgerOf, postEntry, type Entry } from '../ledger/index.js';

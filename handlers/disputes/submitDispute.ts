@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the evidence window is checked before the move and the card scheme told (submit.ts, shared with the dispute fighter).
 import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { loadOwned } from '../../runtime/ownership.js';

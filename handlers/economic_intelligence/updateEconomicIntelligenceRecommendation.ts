@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: PATCH: several moves in a row, chosen by the body.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

@@ -2,6 +2,4 @@
 // Generated routes and resources bind operation handlers and views by their own files.
 
 // Bound by generated routes and resources
-export { deleteExperience } from './deleteExperience.js';
 export { imageOf } from './experience-fields.js';
-export { listExperiences } from './listExperiences.js';

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: Experiment declares no state machine, and its 400 says the experiment has already ended.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

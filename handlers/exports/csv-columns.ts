@@ -1,10 +1,10 @@
 // An export's CSV columns: the resource's fields at the export's API version, in the order that version's OpenAPI
-// document (generated/openapi/<version>.json, the one its responses are checked against) lists them; and each row
+// document (generated/openapi.json's, the one its responses are checked against) lists them; and each row
 // rendered as that version's responses render it (runtime/render.ts: the same downgraders); and the writer they go
 // through.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../runtime/project-root.js';
+import { readOpenApiDocument } from '../../runtime/openapi-store.js';
 import { versionOn } from '../../runtime/versions.js';
 import { renderAt } from '../../runtime/render.js';
 import { stringify, type Stringifier } from 'csv-stringify';
@@ -17,7 +17,7 @@ export function columnsAt(schema: string, version: string): string[] {
   const key = `${schema}@${resolved}`;
   let columns = columnsByVersion.get(key);
   if (!columns) {
-    const document = JSON.parse(readFileSync(join(projectRoot, 'generated', 'openapi', `${resolved}.json`), 'utf8'));
+    const document = JSON.parse(readOpenApiDocument(join(projectRoot, 'generated'), resolved));
     const properties = document.components?.schemas?.[schema]?.properties;
     if (!properties) throw new Error(`${schema} is not a schema at ${resolved}`);
     columns = Object.keys(properties);

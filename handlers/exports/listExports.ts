@@ -1,21 +1,12 @@
-import type { Handler } from '../../generated/handler.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
 import { forbidden } from '../../runtime/errors.js';
-import { paginate } from '../../runtime/pagination.js';
-import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
-import { resources } from '../../generated/resources.js';
 import { exportable } from './exportable.js';
 
-/** GET /exports: the account's exports of the resources whose export scope the caller holds there (the runtime has
- * checked that the account is visible). */
-export const listExports: Handler<'listExports'> = async ({ query }, ctx) => {
-  const held = await ctx.access.scopesOn(query.account_id);
+/** GET /exports (plain list of the account the runtime found visible, no scopes of its own): only the exports of
+ * resources whose export scope the caller holds there; holding none is a 403. */
+export const listExports: ListHook<'listExports'> = async (rows, { account_id: accountId }, ctx) => {
+  const held = await ctx.access.scopesOn(accountId);
   const readable = Object.entries(exportable).filter(([, e]) => held?.has(e.scope)).map(([name]) => name);
-  if (readable.length === 0) throw forbidden(`This credential holds no export scope on ${query.account_id}`);
-  const q = selectRows(ctx.db, resources.Export).where('exports.account_id', query.account_id).whereIn('exports.resource', readable);
-  if (query.resource) q.where('exports.resource', query.resource);
-  if (query.status) q.where('exports.status', query.status);
-  const { rows, page_info } = await paginate<Row>(q, query, {
-    sortColumn: 'exports.created_at', idColumn: 'exports.id', direction: 'desc', defaultSize: ctx.defaultPageSize,
-  });
-  return { data: rows.map((row) => resources.Export.view(row)), page_info };
+  if (readable.length === 0) throw forbidden(`This credential holds no export scope on ${accountId}`);
+  rows.whereIn('exports.resource', readable);
 };

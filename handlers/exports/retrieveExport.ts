@@ -1,12 +1,10 @@
-import type { Handler } from '../../generated/handler.js';
-import { requireOwned } from '../../runtime/ownership.js';
-import { readRow } from '../../runtime/plain/stored-resource.js';
-import { resources } from '../../generated/resources.js';
+import type { RetrieveHook } from '../../generated/plain-hooks.js';
+import { forbidden } from '../../runtime/errors.js';
 import { exportScope } from './exportable.js';
 
-/** GET /exports/{id}: needs the export scope of the export's resource on its account. */
-export const retrieveExport: Handler<'retrieveExport'> = async ({ path }, ctx) => {
-  const row = await readRow(ctx.db, resources.Export, path.id);
-  const scopes = row ? [exportScope(row.resource)] : [];
-  return resources.Export.view(await requireOwned(ctx.access, row, scopes, { noun: 'export', id: path.id }));
+/** GET /exports/{id} (plain retrieve, no scopes of its own): the export needs its resource's export scope on its
+ * account, which only the row names. */
+export const retrieveExport: RetrieveHook<'retrieveExport'> = async (row, _input, ctx) => {
+  const scope = exportScope(row.resource);
+  if (!(await ctx.access.has(row.account_id, scope))) throw forbidden(`This credential lacks the ${scope} permission on ${row.account_id}`);
 };

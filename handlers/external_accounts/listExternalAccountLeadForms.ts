@@ -1,9 +1,11 @@
+// Written by hand, not declared plain: only active forms are listed, walked through (external_account_id, status,
+// created_at, id) for that one status, which no declared filter says (a keyed filter walks a value the query gives).
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { notFound } from '../../runtime/errors.js';
 import { resources } from '../../generated/resources.js';
-import { leadFormView } from './lead-form-view.js';
+import { leadFormView, type LeadFormRow } from './lead-form-view.js';
 
 /** GET /external_accounts/{id}/lead_forms: the page's active forms, newest first, in keyset pages over
  * (external_account_id, status, created_at, id). */
@@ -13,7 +15,7 @@ export const listExternalAccountLeadForms: Handler<'listExternalAccountLeadForms
     throw notFound(resources.ExternalAccount.noun, path.id);
   }
   const q = ctx.db('external_account_lead_forms').where({ external_account_id: account.id });
-  const { rows, page_info } = await paginate<Record<string, any> & { id: string; account_id: string }>(q, query, {
+  const { rows, page_info } = await paginate<LeadFormRow>(q, query, {
     sortColumn: 'created_at', idColumn: 'id', direction: 'desc', defaultSize: ctx.defaultPageSize,
     walk: { column: 'status', values: ['active'] },
   });

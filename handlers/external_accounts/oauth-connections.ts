@@ -1,4 +1,4 @@
-// The sandbox network's OAuth-style consent (README "External accounts, audiences and the sandbox social network"):
+// The sandbox network's OAuth-style consent (docs/sandbox/social-network.md):
 // POST /external_accounts/connect stores a pending connection behind a single-use state token; the owner's answer on
 // the authorize page (sandbox/pages/oauth-page.ts) settles it once, in one transaction with the external accounts
 // it creates. A state that is unknown, used or expired creates nothing.
@@ -10,6 +10,7 @@ import { hashSecret } from '../../runtime/credentials.js';
 import { publicBaseUrl } from '../shared/public-url.js';
 import { nowMs } from '../shared/now.js';
 import { insertExternalAccount } from './insert-external-account.js';
+import type { Tables } from '../../generated/rows.js';
 
 export const AUTHORIZE_PATH = '/sandbox/oauth/authorize';
 export const CONNECT_LINK_MINUTES = 30;
@@ -29,7 +30,8 @@ export async function newConnection(db: Knex, r: ConnectRequest): Promise<{ auth
 }
 
 /** The pending connection a state names (expired or not), or undefined. */
-export async function pendingConnection(db: Knex, state: string, forUpdate = false): Promise<Record<string, any> | undefined> {
+export async function pendingConnection(db: Knex, state: string, forUpdate = false)
+  : Promise<(Tables['external_account_connections'] & { expired: boolean }) | undefined> {
   if (!STATE.test(state)) return undefined;
   const q = db('external_account_connections').where({ state: hashSecret(state), status: 'pending' })
     .first('*', db.raw('expires_at <= now() as expired'));

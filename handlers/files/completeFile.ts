@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the uploader's own file, and its parts assembled in file storage before the move.
 import type { Handler } from '../../generated/handler.js';
 import { invalid, ApiError } from '../../runtime/errors.js';
 import { randomToken } from '../../runtime/ids.js';

@@ -1,14 +1,17 @@
+// Written by hand, not declared plain: not a table's rows but a day per page row, summed from daily totals and the
+// window's partial days' postings.
 import type { Handler } from '../../generated/handler.js';
 import type { FinancialReportDay } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { isInstant } from '../../runtime/instant.js';
-import { decodeCursor, pageWindow } from '../../runtime/pagination.js';
+import { pageWindow } from '../../runtime/pagination.js';
 import { currenciesOf, dayRows, windowParts, windowValues, type DayRow } from './report-rows.js';
 
-/** A page cursor's day: a real date, else the cursor is not one of this list's (400 naming it). */
-function cursorDay(cursor: string | undefined, param: 'after' | 'before'): string | null {
+/** A page cursor's day (its sort value, decoded by the page's window): a real date, else the cursor is not one of
+ * this list's (400 naming it). */
+function cursorDay(cursor: [string | number, string] | null, param: 'after' | 'before'): string | null {
   if (!cursor) return null;
-  const [day] = decodeCursor(cursor, param, 'text');
+  const [day] = cursor;
   if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || !isInstant(`${day}T00:00:00Z`)) {
     throw invalid(`The cursor in '${param}' does not belong to this list; pass a cursor from a previous page of it`, param);
   }
@@ -28,8 +31,8 @@ export const listFinancialReportBreakdown: Handler<'listFinancialReportBreakdown
     sortValue: (day) => day.date,
   });
   // Days after the cursor are later ones in ascending lists, earlier ones in descending lists.
-  const after = cursorDay(query.after, 'after');
-  const before = cursorDay(query.before, 'before');
+  const after = cursorDay(window.after, 'after');
+  const before = cursorDay(window.before, 'before');
   const [above, below] = query.direction === 'asc' ? [after, before] : [before, after];
   const values = [...windowValues(query.account_id, parts, query.currency), above, below, window.limit];
   const rows = await dayRows(ctx.db, values, window.order);

@@ -2,12 +2,12 @@
 import type { CurrencyBalance } from '../../generated/types.js';
 import { money } from '../../runtime/money.js';
 
-type Row = Record<string, any>;
+import type { LedgerAccountRow } from '../../generated/rows.js';
 
 /** `$balances`: [currency, bucket, amount] triples (null without postings) -> one breakdown per currency, USD first
  * and always present. */
-export function currencyBalancesOf(row: Row): CurrencyBalance[] {
-  const triples: [string, string, number | string][] = row.$balances ?? [];
+export function currencyBalancesOf(row: LedgerAccountRow): CurrencyBalance[] {
+  const triples = (row.$balances ?? []) as [string, string, number | string][];
   const currencies = [...new Set(['usd', ...triples.map(([c]) => c).sort()])];
   return currencies.map((currency) => {
     const of = (bucket: string) => money(Number(triples.find(([c, b]) => c === currency && b === bucket)?.[2] ?? 0), currency);

@@ -1,5 +1,5 @@
 // MediaAsset fields only code can say (spec/areas/media.yaml columns: code), and the file each type is stored as.
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MediaAssetRow } from '../../generated/rows.js';
 import { downloadUrl } from '../files/index.js';
 
 /** What the simulated generator writes: an image is a PNG, a video an MP4 (H.264). */
@@ -14,7 +14,7 @@ export const mediaFilename = (asset: { id: string; type: MediaType }): string =>
   `${asset.id}.${MEDIA_FORMATS[asset.type].extension}`;
 
 /** A completed generation's file: public, so its link is permanent. */
-export function mediaUrl(row: Row): string | null {
+export function mediaUrl(row: MediaAssetRow): string | null {
   if (row.status !== 'completed' || !row.file_id) return null;
   return downloadUrl({ id: row.file_id, filename: mediaFilename({ id: row.id, type: row.type }), visibility: 'public' });
 }

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: two answers (ended now, shared with the period step, or scheduled without a move) and events of membershipEventData.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { transition } from '../../generated/state-machine.js';

@@ -1,6 +1,6 @@
 // memberships.due_at (migrations/530_membership_lifecycle.ts): the instant of a membership's next timed step, which
 // the period sweep finds it by (period-sweep.ts). Every write of a membership's status or period end sets it.
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 
 /**
  * A trialing or active membership is next due at its period end (a renewal charge, a scheduled cancellation, an
@@ -11,4 +11,4 @@ export function dueAtOf(status: string, currentPeriodEnd: string | Date | null):
   return status === 'trialing' || status === 'active' ? currentPeriodEnd : null;
 }
 
-export const dueAtOfRow = (row: Row) => dueAtOf(row.status, row.current_period_end);
+export const dueAtOfRow = (row: MembershipRow) => dueAtOf(row.status, row.current_period_end);

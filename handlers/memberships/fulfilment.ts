@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { transition } from '../../generated/state-machine.js';
 import { createMembership } from './membership-service.js';
 import { ensureMember } from '../members/index.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 import type { PaymentRow } from '../shared/payment-row.js';
 import { nowMs } from '../shared/now.js';
 import { clockNow } from '../../runtime/clock.js';
@@ -20,7 +20,7 @@ export interface MembershipFulfilment {
   memberId: string | null;
   membershipId: string | null;
   /** a trialing or overdue membership this renewal activated (a new membership records its own event) */
-  activated: Row | null;
+  activated: MembershipRow | null;
 }
 
 export async function fulfil(db: Knex, payment: PaymentRow): Promise<MembershipFulfilment> {
@@ -34,7 +34,7 @@ export async function fulfil(db: Knex, payment: PaymentRow): Promise<MembershipF
   }
 
   const plan = await db('plans').where({ id: payment.plan_id }).first();
-  const existing: Row | undefined = await db('memberships')
+  const existing: MembershipRow | undefined = await db('memberships')
     .where({ account_id: payment.account_id, user_id: payment.user_id, plan_id: payment.plan_id })
     .whereIn('status', LIVE).forUpdate().first();
   const now = clockNow().getTime();

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../runtime/credentials.js';
 import { seal, unseal } from '../../runtime/sealed-secrets.js';
+import type { MembershipRow } from '../../generated/rows.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -27,7 +28,7 @@ export const storedLicenseKey = (key: string | null) => ({
 
 /** The Membership resource's license_key (spec table: columns): the sealed column, unsealed; null when it was
  * sealed under another FILE_SIGNING_SECRET (it cannot be shown again, but its hash still finds the membership). */
-export function shownLicenseKey(row: Record<string, any>): string | null {
+export function shownLicenseKey(row: Pick<MembershipRow, 'license_key_sealed'>): string | null {
   if (!row.license_key_sealed) return null;
   try {
     return unseal(row.license_key_sealed);

@@ -1,7 +1,9 @@
+// Written by hand, not declared plain: the rows of the accounts where the scope is held plus a user token's own
+// memberships as a buyer, and account_id falls back to the buyer's own rows there (shared/buyer-rows.ts).
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereEqual } from '../../runtime/filters.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 import { whereReadable } from '../shared/buyer-rows.js';
 
@@ -15,7 +17,7 @@ export const listMemberships: Handler<'listMemberships'> = async ({ query }, ctx
     plan_id: 'memberships.plan_id', plan_ids: 'memberships.plan_id',
     status: 'memberships.status', statuses: 'memberships.status',
   });
-  const { rows, page_info } = await paginate<Row>(q, query, {
+  const { rows, page_info } = await paginate<MembershipRow>(q, query, {
     sortColumn: 'memberships.created_at', idColumn: 'memberships.id', direction: 'desc', defaultSize: ctx.defaultPageSize,
   });
   return { data: rows.map(resources.Membership.view), page_info };

@@ -3,11 +3,11 @@
 import { ApiError } from '../../runtime/errors.js';
 import { canTransition } from '../../generated/state-machine.js';
 import { specData } from '../../generated/spec-data.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 
 const LIVE = specData.stateMachines.Membership.transitions.cancel.from;
 
-export function requireLive(row: Row, action: string): void {
+export function requireLive(row: MembershipRow, action: string): void {
   if (!canTransition('Membership', row.status, 'cancel')) {
     throw new ApiError(400, 'invalid_state',
       `A membership whose status is ${row.status} has ended and cannot ${action}; allowed from: ${LIVE.join(', ')}`,

@@ -8,7 +8,7 @@ import { ensureMember, leaveIfNoAccessLeft } from '../members/index.js';
 import { newLicenseKey, storedLicenseKey } from './license-key.js';
 import { membershipEventData } from './membership-events.js';
 import { resources } from '../../generated/resources.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 import { nowMs } from '../shared/now.js';
 import { dueAtOf } from './due-at.js';
 import type { EventType } from '../../generated/spec-data.js';
@@ -28,7 +28,7 @@ export interface NewMembership {
 
 /** Inserts the membership (the buyer joins as a member; a license key when the product includes licensing) and
  * records membership.activated in the same transaction. */
-export async function createMembership(db: Knex, input: NewMembership): Promise<Row> {
+export async function createMembership(db: Knex, input: NewMembership): Promise<MembershipRow> {
   const member = await ensureMember(db, input.accountId, input.userId);
   const product = await db('products').where({ id: input.productId }).first('includes_license');
   const [row] = await db('memberships').insert({
@@ -51,7 +51,7 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
 
 /** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. An ended
  * membership is never due again. */
-export async function endMembership(db: Knex, row: Row, status: string): Promise<Row> {
+export async function endMembership(db: Knex, row: MembershipRow, status: string): Promise<MembershipRow> {
   const now = nowMs(db);
   const [updated] = await db('memberships').where({ id: row.id })
     .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, due_at: null, updated_at: now }).returning('*');
@@ -60,5 +60,5 @@ export async function endMembership(db: Knex, row: Row, status: string): Promise
 }
 
 /** Records a membership event outside a request (the lifecycle's jobs), in the caller's transaction. */
-export const recordMembershipEvent = (db: Knex, type: EventType, row: Row) =>
+export const recordMembershipEvent = (db: Knex, type: EventType, row: MembershipRow) =>
   recordEvent(db, type, row.account_id, membershipEventData(resources.Membership.view(row)));

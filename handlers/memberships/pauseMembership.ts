@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: found by id or license key under the buyer's rules (find-membership.ts), and its event is membershipEventData, not the view.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { transition } from '../../generated/state-machine.js';

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { canTransition, transition } from '../../generated/state-machine.js';
 import { effectsOn } from '../../generated/effects.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow, VariantRow } from '../../generated/rows.js';
 import { nowMs } from '../shared/now.js';
 import { retryCollection } from '../payments/index.js';
 import type { PaymentRow } from '../shared/payment-row.js';
@@ -29,13 +29,13 @@ const LOCK_DUE = `select m.*, m.due_at <= now() as has_come from memberships m w
 /** Runs the step of `membershipId` due at `dueAt`; does nothing when the membership has moved on since. */
 export async function membershipPeriodStep(db: Knex, membershipId: string, dueAt: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const [row] = (await trx.raw(LOCK_DUE, [membershipId])).rows as Row[];
+    const [row] = (await trx.raw(LOCK_DUE, [membershipId])).rows as (MembershipRow & { has_come: boolean })[];
     if (!row || !row.due_at || iso(row.due_at) !== iso(dueAt) || !row.has_come) return;
     await step(trx, row);
   });
 }
 
-async function step(db: Knex, row: Row): Promise<void> {
+async function step(db: Knex, row: MembershipRow): Promise<void> {
   // A paused membership is due only at the resumes_at its pause named.
   if (row.status === 'paused') {
     await resumeMembershipRow(db, row);
@@ -58,13 +58,13 @@ async function step(db: Knex, row: Row): Promise<void> {
   await notDue(db, row);
 }
 
-async function end(db: Knex, row: Row, action: 'cancel' | 'expire' | 'complete', event: 'membership.canceled' | 'membership.expired' | 'membership.completed') {
+async function end(db: Knex, row: MembershipRow, action: 'cancel' | 'expire' | 'complete', event: 'membership.canceled' | 'membership.expired' | 'membership.completed') {
   const ended = await endMembership(db, row, transition('Membership', row.status, action));
   await recordMembershipEvent(db, event, ended);
 }
 
 /** A renewal (a trial's first charge included): renewal_price off-session; a free renewal just moves on. */
-async function renew(db: Knex, row: Row, plan: Row): Promise<void> {
+async function renew(db: Knex, row: MembershipRow, plan: VariantRow): Promise<void> {
   if (Number(plan.renewal_price) <= 0) {
     await recordMembershipEvent(db, 'membership.renewed', await startNextPeriod(db, row, Number(plan.billing_period_days)));
     return;
@@ -72,11 +72,12 @@ async function renew(db: Knex, row: Row, plan: Row): Promise<void> {
   // Not due while the charge is collected: its outcome sets the next due_at (renewal-outcome.ts).
   await notDue(db, row);
   const payment = await chargeRenewal(db, row);
-  if (!payment) await failAttempt(db, row, row.current_period_end);
+  // A membership falls due at its period's end (due-at.ts): one that is due has one.
+  if (!payment) await failAttempt(db, row, row.current_period_end!);
 }
 
 /** A past_due membership's retry time: the failed renewal is collected again (on the buyer's card as it is now). */
-async function retry(db: Knex, row: Row): Promise<void> {
+async function retry(db: Knex, row: MembershipRow): Promise<void> {
   const payment: PaymentRow | undefined = await db('payments')
     .where({ membership_id: row.id, billing_reason: 'subscription_cycle' }).whereNotNull('renewal_period_start')
     .orderBy('renewal_period_start', 'desc').forUpdate().first();
@@ -89,10 +90,10 @@ async function retry(db: Knex, row: Row): Promise<void> {
   if (payment && payment.status !== 'succeeded') return notDue(db, row); // being collected: its outcome decides
   // The renewal could not even be charged (no card on file): try again, on the card the buyer may have saved since.
   await notDue(db, row);
-  if (!(await chargeRenewal(db, row))) await failAttempt(db, row, row.current_period_end);
+  if (!(await chargeRenewal(db, row))) await failAttempt(db, row, row.current_period_end!);
 }
 
-async function notDue(db: Knex, row: Row): Promise<void> {
+async function notDue(db: Knex, row: MembershipRow): Promise<void> {
   await db('memberships').where({ id: row.id }).update({ due_at: null, updated_at: nowMs(db) });
 }
 

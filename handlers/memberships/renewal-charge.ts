@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 import type { Payment } from '../../generated/types.js';
 import { insertCharge, savedMethodSource, priceOf } from '../payments/index.js';
 import { renewalCardOf } from './renewal-card.js';
@@ -15,8 +15,8 @@ const TAX_COUNTRY = `select tax_country from payments where membership_id = $1 a
 
 /** Charges the period starting at the membership's current_period_end; null when it cannot be charged (no card on
  * file, or the variant can no longer be priced): the caller counts that as a failed attempt. */
-export async function chargeRenewal(db: Knex, membership: Row): Promise<Payment | null> {
-  const cardId = await renewalCardOf(db, membership as { id: string; member_id: string; account_id: string });
+export async function chargeRenewal(db: Knex, membership: MembershipRow): Promise<Payment | null> {
+  const cardId = await renewalCardOf(db, membership);
   if (!cardId) return null;
   const [taxed] = await query<{ tax_country: string }>(db, TAX_COUNTRY, [membership.id]);
   try {
@@ -26,7 +26,7 @@ export async function chargeRenewal(db: Knex, membership: Row): Promise<Payment 
     return await insertCharge(db, {
       accountId: membership.account_id, source, price: { ...price, billingReason: 'subscription_cycle' }, capture: true, offSession: true,
       saveMethod: false, promoParam: 'promo_code_id', taxCountry: taxed?.tax_country ?? null,
-      renewal: { membershipId: membership.id, periodStart: new Date(membership.current_period_end).toISOString() },
+      renewal: { membershipId: membership.id, periodStart: new Date(membership.current_period_end!).toISOString() },
     });
   } catch (e) {
     if (e instanceof ApiError && e.status < 500 && e.status !== 409) return null;

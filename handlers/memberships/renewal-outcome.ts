@@ -3,7 +3,8 @@
 // calls renewalFailed through payment-outcomes.ts), or expires it when the schedule is exhausted (dunning.ts).
 import type { Knex } from 'knex';
 import { transition } from '../../generated/state-machine.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
+import type { PaymentRow } from '../shared/payment-row.js';
 import { nowMs } from '../shared/now.js';
 import { clockNow } from '../../runtime/clock.js';
 import { endMembership, recordMembershipEvent } from './membership-service.js';
@@ -12,21 +13,23 @@ import { nextRetryAt } from './dunning.js';
 const DAY_MS = 86_400_000;
 const RENEWABLE = ['trialing', 'active', 'past_due'];
 
+export type RenewalPayment = PaymentRow & { membership_id: string; renewal_period_start: string };
+
 /** A payment the lifecycle created for a period of a membership (renewal-charge.ts). */
-export const isRenewal = (payment: Row): boolean =>
+export const isRenewal = (payment: PaymentRow): payment is RenewalPayment =>
   payment.billing_reason === 'subscription_cycle' && !!payment.membership_id && !!payment.renewal_period_start;
 
-const lockMembership = (db: Knex, id: string): Promise<Row | undefined> => db('memberships').where({ id }).forUpdate().first();
+const lockMembership = (db: Knex, id: string): Promise<MembershipRow | undefined> => db('memberships').where({ id }).forUpdate().first();
 
 export interface RenewalPaid {
-  membership: Row | null;
+  membership: MembershipRow | null;
   /** the membership, when the payment moved it from trialing or past_due to active */
-  activated: Row | null;
+  activated: MembershipRow | null;
 }
 
 /** The next period starts where the paid one ended (never at the time of the charge), billing_period days long; a
  * trialing or past_due membership becomes active. An ended or paused membership is left as it is. */
-export async function renewalPaid(db: Knex, payment: Row): Promise<RenewalPaid> {
+export async function renewalPaid(db: Knex, payment: RenewalPayment): Promise<RenewalPaid> {
   const row = await lockMembership(db, payment.membership_id);
   if (!row || !RENEWABLE.includes(row.status)) return { membership: null, activated: null };
   // Only the membership's latest renewal moves its period: an older one paid late (retried by hand after a resume
@@ -43,7 +46,7 @@ export async function renewalPaid(db: Knex, payment: Row): Promise<RenewalPaid> 
 /** Moves the period on by `days` from its end, active, due at the new end. A period that would already be over (a
  * membership whose renewal was never charged while it lapsed, e.g. one sold before renewals existed) starts now
  * instead: one charge brings it up to date, never one per missed period. */
-export async function startNextPeriod(db: Knex, row: Row, days: number): Promise<Row> {
+export async function startNextPeriod(db: Knex, row: MembershipRow, days: number): Promise<MembershipRow> {
   const now = clockNow().getTime();
   const from = new Date(row.current_period_end ?? now).getTime();
   const start = from + days * DAY_MS <= now ? now : from;
@@ -56,7 +59,7 @@ export async function startNextPeriod(db: Knex, row: Row, days: number): Promise
 }
 
 /** A declined renewal payment: past_due with the payment's next_payment_attempt_at, or expired after the last retry. */
-export async function renewalFailed(db: Knex, payment: Row): Promise<void> {
+export async function renewalFailed(db: Knex, payment: RenewalPayment): Promise<void> {
   const row = await lockMembership(db, payment.membership_id);
   if (!row || !RENEWABLE.includes(row.status)) return;
   const next = await failAttempt(db, row, payment.renewal_period_start);
@@ -67,7 +70,7 @@ export async function renewalFailed(db: Knex, payment: Row): Promise<void> {
  * An attempt at renewing `row` (locked) failed, for the period that fell due at `periodStart`: the membership is
  * past_due until the next retry of the schedule (returned), or expires when none is left (null).
  */
-export async function failAttempt(db: Knex, row: Row, periodStart: string): Promise<Date | null> {
+export async function failAttempt(db: Knex, row: MembershipRow, periodStart: string): Promise<Date | null> {
   const [{ now }] = (await db.raw("select date_trunc('milliseconds', now()) as now")).rows;
   const next = nextRetryAt(periodStart, now);
   if (!next) {

@@ -3,7 +3,7 @@
 // again whether that card needs the buyer (it cannot have them), and the membership is not due while it is collected.
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { RenewalPayment } from './renewal-outcome.js';
 import { cardProcessor, type CardBehaviour, type ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { renewalCardOf } from './renewal-card.js';
 import { transition } from '../../generated/state-machine.js';
@@ -14,7 +14,7 @@ import { loadPaymentView } from '../payments/index.js';
 const RENEWABLE = ['trialing', 'active', 'past_due'];
 
 /** The payment's column changes for the retry; a 400 when its membership has ended or is paused. */
-export async function renewalRetryChanges(db: Knex, payment: Row): Promise<Record<string, unknown>> {
+export async function renewalRetryChanges(db: Knex, payment: RenewalPayment): Promise<Record<string, unknown>> {
   const membership = await db('memberships').where({ id: payment.membership_id }).forUpdate().first();
   if (!membership || !RENEWABLE.includes(membership.status)) {
     throw new ApiError(400, 'invalid_state',

@@ -1,7 +1,7 @@
 // Resuming a paused membership, by POST /memberships/{id}/resume or at the resumes_at its pause named (period-step.ts).
 import type { Knex } from 'knex';
 import { transition } from '../../generated/state-machine.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { MembershipRow } from '../../generated/rows.js';
 import { nowMs } from '../shared/now.js';
 import { recordMembershipEvent } from './membership-service.js';
 
@@ -11,7 +11,7 @@ import { recordMembershipEvent } from './membership-service.js';
  * success runs billing_period days from the resume. A one_time grant keeps its period end (due then; at once when it
  * has passed). Records membership.resumed.
  */
-export async function resumeMembershipRow(db: Knex, row: Row): Promise<Row> {
+export async function resumeMembershipRow(db: Knex, row: MembershipRow): Promise<MembershipRow> {
   const status = transition('Membership', row.status, 'resume');
   const now = nowMs(db);
   const plan = await db('plans').where({ id: row.plan_id }).first('plan_type');

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: found by id or license key under the buyer's rules, and the move (resume.ts) is shared with the period step.
 import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { findManageableMembership } from './find-membership.js';

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: an array computed in memory: every topic of the catalogue with the caller's
+// choice.
 import type { Handler } from '../../generated/handler.js';
 import { paginateArray } from '../../runtime/pagination.js';
 import { callerId } from './feed.js';

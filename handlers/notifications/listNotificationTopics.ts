@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: a catalogue owned by no account (a handful of seeded rows), paged in memory in
+// its order.
 import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { paginateArray } from '../../runtime/pagination.js';

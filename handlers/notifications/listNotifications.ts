@@ -1,16 +1,10 @@
-import type { Handler } from '../../generated/handler.js';
-import { resources } from '../../generated/resources.js';
-import { paginate } from '../../runtime/pagination.js';
-import { callerId, feedRows, typeOf } from './feed.js';
+import type { ListHook } from '../../generated/plain-hooks.js';
+import { typeOf } from './feed.js';
 
-/** GET /notifications: the caller's feed, newest first. */
-export const listNotifications: Handler<'listNotifications'> = async ({ query }, ctx) => {
-  const q = feedRows(ctx.db, callerId(ctx));
-  if (query.unread === true) q.whereNull('notifications.read_at');
-  if (query.unread === false) q.whereNotNull('notifications.read_at');
-  if (query.topic_id) q.whereIn('notifications.type', typeOf(ctx.db, query.topic_id));
-  const { rows, page_info } = await paginate<{ id: string; account_id: string }>(q, query, {
-    sortColumn: 'notifications.created_at', idColumn: 'notifications.id', direction: 'desc', defaultSize: ctx.defaultPageSize,
-  });
-  return { data: rows.map(resources.Notification.view), page_info };
+/** GET /notifications (plain list of the caller's own): unread tests read_at; a topic is what notifications carry
+ * as their type (its identifier). */
+export const listNotifications: ListHook<'listNotifications'> = (rows, { unread, topic_id: topicId }, ctx) => {
+  if (unread === true) rows.whereNull('notifications.read_at');
+  if (unread === false) rows.whereNotNull('notifications.read_at');
+  if (topicId) rows.whereIn('notifications.type', typeOf(ctx.db, topicId));
 };

@@ -1,7 +1,8 @@
 import type { Handler } from '../../generated/handler.js';
 import { callerId } from './feed.js';
 
-/** GET /notifications/unread_counts: unread notifications in all and per topic (the partial unread index). */
+/** GET /notifications/unread_counts: unread notifications in all and per topic (the partial unread index). Written,
+ * not plain: counts over the caller's notifications, not a stored row. */
 export const retrieveNotificationBadge: Handler<'retrieveNotificationBadge'> = async (_input, ctx) => {
   const rows: { topic_id: string; identifier: string; unread: string }[] = await ctx.db('notifications as n')
     .join('notification_topics as t', 't.identifier', 'n.type')

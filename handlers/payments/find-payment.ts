@@ -5,15 +5,15 @@
 import { forbidden } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned, type OwnRows } from '../../runtime/ownership.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
-import type { PaymentRow } from './payment-view.js';
+import type { PaymentRow as PaymentWithBuyer } from '../../generated/rows.js';
 
-const buyersOwn = (ctx: HandlerContext): OwnRows<Row> => ({
+const buyersOwn = <R extends { user_id: string | null }>(ctx: HandlerContext): OwnRows<R> => ({
   isOwn: (r) => ctx.principal.kind === 'user_token' && r.user_id === ctx.principal.userId,
   own: () => forbidden("Native payment reads are not served to the buyer's own token; the selling account's credentials read payments"),
 });
 
-export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<PaymentRow> {
-  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, ownRows: buyersOwn(ctx) }) as Promise<PaymentRow>;
+/** The payment's row as its statement reads it: its table's columns and its buyer's (`user.*`). */
+export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<PaymentWithBuyer> {
+  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, ownRows: buyersOwn(ctx) });
 }

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: not a page but the fees of one payment, in one answer, read after the
+// payment's own access check (find-payment.ts).
 import type { Handler } from '../../generated/handler.js';
 import { money } from '../../runtime/money.js';
 import { findPayment } from './find-payment.js';

@@ -1,8 +1,12 @@
+// Written by hand, not declared plain: status, statuses and substatuses narrow one walked column together
+// (payments_account_status_created), and billing_reason subscription_cycle also matches renewals recorded as
+// subscription_update.
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { walkOf, whereEqual } from '../../runtime/filters.js';
 import { whereOwned } from '../../runtime/ownership.js';
-import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
+import { selectRows } from '../../runtime/plain/stored-resource.js';
+import type { PaymentRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 
 // A buyer's own token is not served for native payment reads (seed, Authentication point 6).
@@ -39,7 +43,7 @@ export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
     q.where((w) => w.whereRaw('lower("user".username) like ?', [like]).orWhereRaw('lower("user".name) like ?', [like])
       .orWhereRaw('lower("user".email) like ?', [like]));
   }
-  const { rows, page_info } = await paginate<Row>(q, query, {
+  const { rows, page_info } = await paginate<PaymentRow>(q, query, {
     defaultSize: ctx.defaultPageSize, sortColumn: 'payments.created_at', idColumn: 'payments.id',
     // payments_account_status_created (migrations/230) holds the status before created_at
     walk: walkOf(query, 'payments.status', ['status', 'statuses', 'substatuses']),

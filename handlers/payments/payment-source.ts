@@ -5,7 +5,7 @@ import type { HandlerContext } from '../../generated/handler.js';
 import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../shared/card-processor-port.js';
 import { isWallet, walletRefusal } from '../payment_method_domains/index.js';
-import { variantPriceSql, type VariantRow } from './pricing.js';
+import { variantPriceSql, type VariantPriceRow } from './pricing.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
     pm.exp_month, pm.exp_year, pm.test_behaviour
@@ -49,7 +49,7 @@ export interface PaymentSource {
   /** the buyer's public summary, for the payment's `user` */
   buyer: { username: string; name: string | null; profile_picture_url: string | null };
   /** the plan_id's price row, when it was read with the source (pricing.ts priceOf takes it) */
-  variant?: VariantRow;
+  variant?: VariantPriceRow;
 }
 
 interface SourceInput {

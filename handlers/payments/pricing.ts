@@ -7,6 +7,7 @@ import { calculateTax } from '../shared/tax.js';
 import { basisPointsOf } from '../shared/money.js';
 import type { ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { usdRateOf } from '../shared/fx-rates.js';
+import type { Tables } from '../../generated/rows.js';
 
 export interface Price {
   planId: string | null;
@@ -69,7 +70,9 @@ export const variantPriceSql = (plan: string, account: string, buyer: string) =>
 const VARIANT_PRICE = variantPriceSql('$1', '$2', '$3');
 
 /** A variant's price row (variantPriceSql), read ahead with the payment's source; null when there is no such variant. */
-export type VariantRow = Record<string, any> | null;
+export type VariantPriceRow = (Pick<Tables['plans'], 'id' | 'product_id' | 'currency' | 'plan_type' | 'initial_price'
+  | 'renewal_price' | 'three_d_secure_policy' | 'stock'> & { account_policy: Tables['accounts']['three_d_secure_policy']; held: boolean })
+  | null;
 
 // Only when the buyer names a promo code. Codes are stored upper-cased; expiry is judged by the database's clock.
 const PROMO = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
@@ -77,9 +80,11 @@ const PROMO = `select id, status, amount_off, percent_off, currency, product_id,
   from promo_codes`;
 const PROMO_BY_ID = `${PROMO} where id = $1 and account_id = $2`;
 const PROMO_BY_CODE = `${PROMO} where code = $1 and account_id = $2`;
+type PromoRow = Pick<Tables['promo_codes'], 'id' | 'status' | 'amount_off' | 'percent_off' | 'currency' | 'product_id' | 'plan_id'
+  | 'max_redemptions' | 'redemptions'> & { expired: boolean };
 
 /** `variant`: the plan_id's price row when it was read with the source (payment-source.ts); read here otherwise. */
-export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, variant?: VariantRow): Promise<Price> {
+export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, variant?: VariantPriceRow): Promise<Price> {
   if (body.promo_code !== undefined && body.promo_code_id !== undefined) {
     throw invalid('Pass either promo_code or promo_code_id, not both', 'promo_code_id');
   }
@@ -88,7 +93,7 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string, v
   if (body.plan_id) {
     if (body.amount !== undefined) throw invalid('Pass either plan_id or amount with currency, not both', 'amount');
     if (body.currency !== undefined) throw invalid("A variant purchase is charged in the variant's currency; do not pass currency", 'currency');
-    const plan = variant !== undefined ? variant : (await query(db, VARIANT_PRICE, [body.plan_id, body.account_id, buyerUserId]))[0];
+    const plan = variant !== undefined ? variant : (await query<NonNullable<VariantPriceRow>>(db, VARIANT_PRICE, [body.plan_id, body.account_id, buyerUserId]))[0];
     return variantPrice(db, body.account_id, body.plan_id, plan ?? null, body.country, promo, body.renewal ?? false);
   }
   if (promo) throw invalid('Promo codes apply to variant purchases only; pass plan_id instead of amount and currency', promo.param);
@@ -109,7 +114,7 @@ async function chargedRate(db: Knex, currency: string, param: string): Promise<b
   return rate;
 }
 
-async function variantPrice(db: Knex, accountId: string, planId: string, plan: VariantRow, country: string | undefined,
+async function variantPrice(db: Knex, accountId: string, planId: string, plan: VariantPriceRow, country: string | undefined,
   promo: PromoInput | null, renewal: boolean): Promise<Price> {
   if (!plan) throw notFound('variant', planId, 'plan_id');
   const renewing = plan.plan_type === 'renewal' && plan.held;
@@ -145,11 +150,11 @@ const percentOf = (amount: number, basisPoints: number) => Number((BigInt(amount
  * The promo code the buyer named, checked against this purchase, and what it takes off `subtotal`. The redemption
  * limit is checked here for a clear answer and enforced atomically when the redemption is taken (holds.ts).
  */
-async function promoDiscount(db: Knex, accountId: string, plan: Record<string, any>, subtotal: number, promo: PromoInput)
+async function promoDiscount(db: Knex, accountId: string, plan: NonNullable<VariantPriceRow>, subtotal: number, promo: PromoInput)
   : Promise<{ promoCodeId: string; amount: number }> {
   const [code] = promo.param === 'promo_code'
-    ? await query(db, PROMO_BY_CODE, [promo.value.toUpperCase(), accountId])
-    : await query(db, PROMO_BY_ID, [promo.value, accountId]);
+    ? await query<PromoRow>(db, PROMO_BY_CODE, [promo.value.toUpperCase(), accountId])
+    : await query<PromoRow>(db, PROMO_BY_ID, [promo.value, accountId]);
   if (!code) throw notFound('promo code on this account', promo.value, promo.param);
   if (code.status !== 'active') throw invalid(`This promo code is ${code.status}; only active codes can be redeemed`, promo.param);
   if (code.expired) throw invalid('This promo code has expired', promo.param);
@@ -167,8 +172,9 @@ async function promoDiscount(db: Knex, accountId: string, plan: Record<string, a
     }
     amount = Number(code.amount_off);
   } else {
-    // percent_off is numeric(5, 2), read as its decimal text: as basis points it is an integer, read exactly.
-    amount = percentOf(subtotal, basisPointsOf(code.percent_off)!);
+    // percent_off is numeric(5, 2), read as its decimal text: as basis points it is an integer, read exactly. A code
+    // takes an amount or a percentage off (createPromoCode), so one without amount_off has a percentage.
+    amount = percentOf(subtotal, basisPointsOf(code.percent_off!)!);
   }
   if (amount >= subtotal) {
     throw invalid(`This promo code takes ${amount} off a price of ${subtotal}, leaving nothing to charge`, promo.param);

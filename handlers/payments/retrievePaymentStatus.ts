@@ -3,7 +3,8 @@ import type { PaymentStatus } from '../../generated/types.js';
 import { findPayment } from './find-payment.js';
 import { paymentNextAction } from '../shared/authentication-link.js';
 
-/** GET /payments/{id}/status: the payment's state alone, with the payment's access rules. */
+/** GET /payments/{id}/status: the payment's state alone, with the payment's access rules. Written, not plain: it answers
+ * PaymentStatus, a part of the payment that is no stored resource of its own. */
 export const retrievePaymentStatus: Handler<'retrievePaymentStatus'> = async ({ path }, ctx) => {
   const row = await findPayment(ctx, path.id, 'payment:basic:read');
   return {

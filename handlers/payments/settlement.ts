@@ -52,7 +52,7 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
   if (fulfilment.activated) await emit('membership.activated', payment.account_id, fulfilment.activated);
-  // The sandbox card network's test cards report on the payment later (chargebacks, alerts: README).
+  // The sandbox card network's test cards report on the payment later (chargebacks, alerts: docs/sandbox/card-scheme.md).
   await settlementScheme().settled(db, payment);
 }
 

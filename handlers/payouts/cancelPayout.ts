@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: a wallet's payout is its user's (find-payout.ts), the view carries its method, and the ledger releases the reservation.
 import type { Handler } from '../../generated/handler.js';
 import { transition } from '../../generated/state-machine.js';
 import { findPayout } from './find-payout.js';

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: narrowed to an account or a user's wallet (payout-owner.ts); each view is made
+// with its rail and an optional quote, and older versions get available_destinations.
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { ownerOf } from './payout-owner.js';

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: narrowed to an account or a user's wallet, or to every readable account plus
+// the caller's own wallet; each view is made with its method.
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { ownerOf } from './payout-owner.js';

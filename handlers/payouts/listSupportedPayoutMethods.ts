@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a reference table filtered by country in memory, paged in its fixed order.
 import type { Handler } from '../../generated/handler.js';
 import { paginateArray } from '../../runtime/pagination.js';
 import { supportedPayoutMethods } from '../shared/reference-tables.js';

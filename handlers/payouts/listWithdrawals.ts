@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: an older version's shape (withdrawal-view.ts) of payouts joined with their
+// methods.
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { withdrawalView } from './withdrawal-view.js';

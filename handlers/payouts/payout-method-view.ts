@@ -2,8 +2,9 @@
 import type { PayoutMethod, PayoutQuote } from '../../generated/types.js';
 import { arrivalsOf, feeStructureOf, offers, railView, type Rail, type Speed } from './rails.js';
 import { feeOf, formatAmount } from './payout-money.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type PayoutMethodRow = Record<string, any>;
+export type PayoutMethodRow = Tables['payout_methods'];
 
 const masked = (number: string) => `••${number.slice(-4)}`;
 
@@ -31,7 +32,7 @@ export function payoutMethodView(row: PayoutMethodRow, rail: Rail, quoteAmount?:
     supported_payout_method: railView(rail),
     nickname: row.nickname,
     is_default: row.is_default,
-    status: row.status,
+    status: row.status as PayoutMethod['status'], // text the area writes with the API's values
     destination_currency: row.destination_currency,
     account_reference: masked(row.destination_number),
     institution_name: row.institution_name,

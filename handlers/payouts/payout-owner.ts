@@ -20,7 +20,7 @@ export function ownerOf(ctx: HandlerContext, ids: { account_id?: string; user_id
 }
 
 /** Whether the caller may act on a row owned by an account or a user, with `scope` for an account's. */
-export async function mayActOn(ctx: HandlerContext, row: Record<string, any>, scope: string): Promise<'yes' | 'hidden' | 'forbidden'> {
+export async function mayActOn(ctx: HandlerContext, row: { user_id: string | null; account_id: string | null }, scope: string): Promise<'yes' | 'hidden' | 'forbidden'> {
   if (row.user_id) return isSelf(ctx.principal, row.user_id) ? 'yes' : 'hidden';
   const held = await ctx.access.scopesOn(row.account_id!);
   if (!held) return 'hidden';

@@ -3,10 +3,14 @@ import type { Knex } from 'knex';
 import type { Payout } from '../../generated/types.js';
 import { query } from '../../runtime/request-db.js';
 import { formatAmount } from './payout-money.js';
-import { payoutMethodView } from './payout-method-view.js';
+import { payoutMethodView, type PayoutMethodRow } from './payout-method-view.js';
 import { railOf } from './rails.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type PayoutRow = Record<string, any>;
+/** A payout's row (its speed and status: text this area writes with the API's values), `$method` its method's row as
+ * JSON (to_jsonb). */
+export type PayoutRow = Omit<Tables['payouts'], 'speed' | 'status'> & { speed: Payout['speed']; status: Payout['status'];
+  $method: PayoutMethodRow };
 
 /** The payout's columns, then its method's as "method.<column>". */
 export const PAYOUT_WITH_METHOD = `select p.*, to_jsonb(m) as "$method" from payouts p join payout_methods m on m.id = p.payout_method_id`;
@@ -18,7 +22,7 @@ export const payoutsWithMethod = (db: Knex) => db('payouts as p').join('payout_m
 export async function findPayoutRow(db: Knex, id: string, lock = false): Promise<PayoutRow | undefined> {
   // A cofr_ id names the stablecoin conversion request a payout was before status v2.
   const column = id.startsWith('cofr_') ? 'conversion_request_id' : 'id';
-  return (await query(db, `${PAYOUT_WITH_METHOD} where p.${column} = $1${lock ? ' for update of p' : ''}`, [id]))[0];
+  return (await query<PayoutRow>(db, `${PAYOUT_WITH_METHOD} where p.${column} = $1${lock ? ' for update of p' : ''}`, [id]))[0];
 }
 
 export async function payoutView(db: Knex, row: PayoutRow): Promise<Payout> {
@@ -47,7 +51,8 @@ export async function payoutView(db: Knex, row: PayoutRow): Promise<Payout> {
     conversion_request_id: row.conversion_request_id,
     estimated_arrival: row.estimated_arrival_at,
     failure: row.failure_code === null ? null
-      : { return_code: row.failure_code, message: row.failure_message, funds_returned_at: row.funds_returned_at },
+      // a failure's code and message are written together (rail-reports.ts)
+      : { return_code: row.failure_code, message: row.failure_message!, funds_returned_at: row.funds_returned_at },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -5,8 +5,9 @@ import { supportedPayoutMethods } from '../shared/reference-tables.js';
 import { notFound } from '../../runtime/errors.js';
 import { clockNow } from '../../runtime/clock.js';
 import { formatAmount, percentageOf } from './payout-money.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type Rail = Record<string, any>;
+export type Rail = Tables['supported_payout_methods'];
 export type Speed = 'standard' | 'instant';
 
 export async function railOf(db: Knex, id: string, param = 'supported_payout_method_id'): Promise<Rail> {
@@ -38,7 +39,7 @@ export function railView(rail: Rail): SupportedPayoutMethod {
     id: rail.id,
     object: 'supported_payout_method',
     name: rail.name,
-    delivery_type: rail.delivery_type,
+    delivery_type: rail.delivery_type as SupportedPayoutMethod['delivery_type'], // the reference table's, the API's values
     countries: rail.countries,
     currency: rail.currency,
     supports_standard_delivery: offers(rail, 'standard'),

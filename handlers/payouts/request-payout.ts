@@ -74,7 +74,7 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   // neither is), and a mismatch should say so rather than fail on pg's parameter count.
   if (reserved.length !== 2 * POSTING_PARAMS) throw new Error(`a payout reserves with two postings, got ${reserved.length / POSTING_PARAMS}`);
   const handOver = payoutRail().handOver(id);
-  const [row] = await refusingOverdraft('amount', () => query(ctx.db, INSERT_PAYOUT, [
+  const [row] = await refusingOverdraft('amount', () => query<Omit<PayoutRow, '$method'>>(ctx.db, INSERT_PAYOUT, [
     id, owner.account_id, owner.user_id, ledgerId, method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],

@@ -26,7 +26,8 @@ const WINDOW = `
 
 interface Sum { event_name: string; currency: string; conversions: string; attributed: string; revenue: string }
 
-/** GET /stats/events: per event name, conversions, those attributed to a payment, and those payments' totals in one currency. */
+/** GET /stats/events: per event name, conversions, those attributed to a payment, and those payments' totals in one currency.
+ * Written, not plain: a report summed over rollup rows, not a stored row. */
 export const retrieveEventStats: Handler<'retrieveEventStats'> = async ({ query: q }, ctx) => {
   const from = Math.floor(parseInstant(q.from)! / QUARTER) * QUARTER;
   const to = Math.ceil(parseInstant(q.to)! / QUARTER) * QUARTER;

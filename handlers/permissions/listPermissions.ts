@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: not a table's rows but the scope catalogue, each with whether the caller holds
+// it on a resource.
 import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { specData } from '../../generated/spec-data.js';

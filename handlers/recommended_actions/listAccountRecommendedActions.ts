@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: not a table's rows but actions computed by rules over the account.
 import type { Handler } from '../../generated/handler.js';
 import { recommendedActions } from './rules.js';
 

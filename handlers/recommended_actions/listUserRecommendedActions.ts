@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: not a table's rows but actions computed by rules over the user and their
+// latest accounts.
 import type { Handler } from '../../generated/handler.js';
 import type { UserRecommendedAction } from '../../generated/types.js';
 import { ApiError } from '../../runtime/errors.js';

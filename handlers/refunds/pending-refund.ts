@@ -9,6 +9,7 @@ import { resources } from '../../generated/resources.js';
 import { REFUND_PAYMENT } from './settle-refund.js';
 
 import type { PaymentRow } from '../shared/payment-row.js';
+import type { RefundRow } from '../../generated/rows.js';
 
 type RefundablePayment = PaymentRow;
 
@@ -19,9 +20,9 @@ export async function refundableRemaining(db: Knex, payment: RefundablePayment):
   return Number(payment.total) - Number(sum ?? 0);
 }
 
-export async function createPendingRefund(db: Knex, payment: RefundablePayment, amount: number): Promise<Record<string, any>> {
+export async function createPendingRefund(db: Knex, payment: RefundablePayment, amount: number): Promise<RefundRow> {
   const id = newId('rfnd_');
-  const [refund] = await db('refunds').insert({
+  const [refund]: RefundRow[] = await db('refunds').insert({
     id, payment_id: payment.id, account_id: payment.account_id, amount, currency: payment.currency,
     original_amount: amount, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
   }).returning('*');

@@ -17,13 +17,14 @@ import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { readyFiles } from '../files/index.js';
 import { lockWithPayment } from '../shared/lock-with-payment.js';
+import type { ResolutionCenterCaseRow } from '../../generated/rows.js';
 
 export const CASE_DEADLINE = 'resolution_case_deadline';
 export const CASE_REVIEW = 'resolution_case_review';
-/** The merchant's time to answer (README); not scaled, like a dispute's response window. */
+/** The merchant's time to answer (docs/sandbox/case-platform.md); not scaled, like a dispute's response window. */
 export const RESPONSE_WINDOW_SECONDS = 3 * 24 * 3600;
 
-export type CaseRow = Record<string, any> & { id: string; account_id: string; payment_id: string; status: string };
+export type CaseRow = ResolutionCenterCaseRow;
 export type Actor = 'merchant' | 'customer' | 'platform' | 'system';
 type Move = StateAction<'ResolutionCenterCase'>;
 type EventName = 'resolution_center_case.created' | 'resolution_center_case.updated' | 'resolution_center_case.escalated' | 'resolution_center_case.closed';
@@ -36,7 +37,7 @@ export async function checkAttachments(ctx: HandlerContext, attachments: readonl
 
 /** The case and its payment, locked payment first; undefined when the case does not exist. */
 export function lockCase(db: Knex, caseId: string): Promise<{ row: CaseRow; payment: PaymentRow } | undefined> {
-  return lockWithPayment(db, 'resolution_center_cases', caseId, async (trx) => await readRow(trx, resources.ResolutionCenterCase, caseId, true) as CaseRow);
+  return lockWithPayment(db, 'resolution_center_cases', caseId, async (trx) => (await readRow(trx, resources.ResolutionCenterCase, caseId, true))!);
 }
 
 export interface Step {

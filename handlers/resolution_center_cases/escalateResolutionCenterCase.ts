@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the payment is locked before the case, and escalating queues the platform's review (platform.ts).
 import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, checkAttachments } from './case-steps.js';
 import { escalateCase } from './platform.js';

@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the case's move comes with a refund of its payment (another resource's move).
 import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { transition } from '../../generated/state-machine.js';

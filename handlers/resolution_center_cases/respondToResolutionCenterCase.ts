@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: the payment is locked before the case, and a move adds a timeline entry and keeps the deadline job (moveCase).
 import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, moveCase, checkAttachments } from './case-steps.js';
 

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: the rows of the accounts where the scope is held plus a user token's own
+// (shared/buyer-rows.ts), viewed without their client secret (setup-intent-view.ts).
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereReadable } from '../shared/buyer-rows.js';

@@ -11,6 +11,7 @@ import { cardOutcome } from './card-outcome.js';
 import { authenticationTokenHash } from '../shared/authentication-link.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 import { nowMs } from '../shared/now.js';
+import type { Tables } from '../../generated/rows.js';
 
 export const SAVE_SETUP_INTENT = 'save_setup_intent';
 
@@ -23,9 +24,11 @@ export interface SavedMethodOwner {
   payment_method_id?: string | null;
 }
 
+type TokenRow = Tables['confirmation_tokens'];
+
 /** The saved method for a succeeded intent (or payment): a new one from the confirmation token, or the existing one
  * (which gains the buyer as its member when it had none). */
-export async function savedMethodId(db: Knex, row: SavedMethodOwner, token: Record<string, any> | undefined): Promise<string> {
+export async function savedMethodId(db: Knex, row: SavedMethodOwner, token: TokenRow | undefined): Promise<string> {
   if (!token) {
     if (row.member_id) await db('payment_methods').where({ id: row.payment_method_id }).whereNull('member_id').update({ member_id: row.member_id });
     return row.payment_method_id as string;
@@ -39,7 +42,7 @@ export async function savedMethodId(db: Knex, row: SavedMethodOwner, token: Reco
   return id;
 }
 
-const tokenOf = (db: Knex, row: SetupIntentRow): Promise<Record<string, any> | undefined> =>
+const tokenOf = (db: Knex, row: SetupIntentRow): Promise<TokenRow | undefined> =>
   (row.confirmation_token_id ? db('confirmation_tokens').where({ id: row.confirmation_token_id }).first() : Promise.resolve(undefined));
 
 /** The change of a setup intent whose method is saved: status succeeded by `action` (succeed from processing for the
@@ -47,7 +50,7 @@ const tokenOf = (db: Knex, row: SetupIntentRow): Promise<Record<string, any> | u
  * anything is written), the saved payment_method_id, and no next_action or last_setup_error. `token` is the intent's
  * confirmation token when the caller already read it; otherwise it is read here. */
 export async function savedChange(db: Knex, row: SetupIntentRow, action: 'succeed' | 'complete_action',
-  token?: Record<string, any>): Promise<Record<string, unknown>> {
+  token?: TokenRow): Promise<Record<string, unknown>> {
   const status = transition('SetupIntent', row.status, action);
   const payment_method_id = await savedMethodId(db, row, token ?? await tokenOf(db, row));
   return { status, payment_method_id, last_setup_error: null, next_action: null };

@@ -3,8 +3,17 @@ import type { Knex } from 'knex';
 import type { SetupIntent } from '../../generated/types.js';
 import { unseal } from '../../runtime/sealed-secrets.js';
 import { setupIntentNextAction } from '../shared/authentication-link.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type SetupIntentRow = Record<string, any> & { id: string; account_id: string; user_id: string | null; status: string };
+/** A setup intent's row (the columns below hold what this area writes: the API's values and objects) with its buyer's
+ * username and name (setupIntentRows: null without a buyer). */
+export type SetupIntentRow = Omit<Tables['setup_intents'], 'payment_method_type' | 'payment_instrument' | 'last_setup_error'> & {
+  payment_method_type: SetupIntent['payment_method_type'];
+  payment_instrument: SetupIntent['payment_instrument'];
+  last_setup_error: SetupIntent['last_setup_error'];
+  username: string | null;
+  user_name: string | null;
+};
 
 /** Setup intents with the buyer summary; filter on `si.` columns. */
 export const setupIntentRows = (db: Knex) =>
@@ -20,7 +29,8 @@ export function setupIntentView(row: SetupIntentRow, showSecret: boolean): Setup
     member_id: row.member_id,
     payment_method_id: row.payment_method_id,
     checkout_configuration_id: row.checkout_configuration_id,
-    user: row.user_id ? { id: row.user_id, username: row.username, name: row.user_name } : null,
+    // the buyer's user exists (a foreign key): its username is set
+    user: row.user_id ? { id: row.user_id, username: row.username!, name: row.user_name } : null,
     return_url: row.return_url,
     payment_method_type: row.payment_method_type,
     payment_instrument: row.payment_instrument,

@@ -5,16 +5,17 @@ import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import type { OwnRows } from '../../runtime/ownership.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+/** A row a buyer may own: its user is the buyer. */
+type BuyerRow = { account_id: string; user_id: string | null };
 
-const isBuyer = (ctx: HandlerContext) => (row: Row): boolean =>
+const isBuyer = (ctx: HandlerContext) => (row: BuyerRow): boolean =>
   ctx.principal.kind === 'user_token' && row.user_id !== null && row.user_id === ctx.principal.userId;
 
 /** The buyer's own token reads its rows without the account's scope. */
-export const buyerReads = (ctx: HandlerContext): OwnRows<Row> => ({ isOwn: isBuyer(ctx), own: 'pass' });
+export const buyerReads = <R extends BuyerRow>(ctx: HandlerContext): OwnRows<R> => ({ isOwn: isBuyer(ctx), own: 'pass' });
 
 /** A buyer cannot change their own row: a 403 (they know it exists), not a 404, on an account they cannot see. */
-export const buyerCannotManage = (ctx: HandlerContext, what: string, scope: string): OwnRows<Row> => ({
+export const buyerCannotManage = <R extends BuyerRow>(ctx: HandlerContext, what: string, scope: string): OwnRows<R> => ({
   isOwn: isBuyer(ctx),
   own: () => forbidden(`A buyer cannot change their own ${what}; the account's ${scope} permission is needed`),
 });

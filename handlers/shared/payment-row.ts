@@ -1,5 +1,5 @@
 // A row of the payments table, as the areas that hang off a payment (refunds, disputes, Resolution Center cases,
 // memberships' renewals) read it. The payments area renders it (handlers/payments/payment-view.ts).
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type PaymentRow = Row & { status: string };
+export type PaymentRow = Tables['payments'];

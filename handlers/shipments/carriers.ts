@@ -2,7 +2,7 @@
 // it when the seller does not say (spec/areas/shipments.yaml lists the same table). Patterns are tried in this
 // order; the first match wins, so the narrower shapes come first.
 import { invalid } from '../../runtime/errors.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { ShipmentRow } from '../../generated/rows.js';
 
 export type Carrier = 'usps' | 'ups' | 'fedex' | 'dhl_express' | 'royal_mail' | 'canada_post' | 'australia_post'
   | 'ontrac' | 'dpd' | 'post_nl';
@@ -35,4 +35,4 @@ export const trackingUrl = (carrier: Carrier, trackingNumber: string): string =>
   CARRIERS[carrier].trackingUrl.replace('{number}', encodeURIComponent(trackingNumber));
 
 /** The Shipment resource's tracking_url (spec table: columns). */
-export const shipmentTrackingUrl = (row: Row): string => trackingUrl(row.carrier as Carrier, String(row.tracking_number));
+export const shipmentTrackingUrl = (row: ShipmentRow): string => trackingUrl(row.carrier as Carrier, String(row.tracking_number));

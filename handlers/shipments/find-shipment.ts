@@ -3,10 +3,10 @@
 import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { notFound } from '../../runtime/errors.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { ShipmentRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 
-export async function findShipment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<Row> {
+export async function findShipment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<ShipmentRow> {
   let shipmentId = id;
   if (id.startsWith('pay_')) {
     const found = await ctx.db('shipments').where({ payment_id: id }).first('id');

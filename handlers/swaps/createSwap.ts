@@ -5,7 +5,7 @@ import { query } from '../../runtime/request-db.js';
 import { ledgerOf, PLATFORM, postEntry } from '../ledger/index.js';
 import { ownBalanceOr, requireDestination } from '../deposits/index.js';
 import { exchangeBetween, pairOf } from './fx.js';
-import { swapView } from './swap-view.js';
+import { swapView, type SwapRow } from './swap-view.js';
 
 // A swap moves the platform's fx_clearing in two currencies, one statement each: two swaps of one pair in opposite
 // directions would lock those rows in opposite orders and deadlock. So a swap first takes a lock per currency, in
@@ -41,7 +41,7 @@ export const createSwap: Handler<'createSwap'> = async ({ body }, ctx) => {
   const x = exchangeBetween(from, to, body, repayingAll ? debt : undefined);
   const repaid = Math.min(x.amountOut, debt);
   const id = newId('swap_');
-  const [row] = await query(ctx.db, INSERT, [id, owner, ledger, x.from.symbol, x.to.symbol, x.from.currency, x.to.currency,
+  const [row] = await query<SwapRow>(ctx.db, INSERT, [id, owner, ledger, x.from.symbol, x.to.symbol, x.from.currency, x.to.currency,
     x.amountIn, x.amountOut, repaid, x.rateE8.toString()]);
   const platform = await ledgerOf(ctx.db, PLATFORM);
   await postEntry(ctx.db, `${id}:swapped`, x.from.currency, [

@@ -3,8 +3,9 @@ import type { Swap } from '../../generated/types.js';
 import { currencyDecimals } from '../../runtime/money.js';
 import { formatAmount } from '../payouts/index.js';
 import { rateText } from './fx.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type SwapRow = Record<string, any>;
+export type SwapRow = Tables['swaps'];
 
 const token = (symbol: string, currency: string) => ({ symbol, currency, decimals: currencyDecimals(currency) });
 
@@ -14,7 +15,7 @@ export function swapView(row: SwapRow): Swap {
     id: row.id,
     object: 'swap',
     account_id: row.owner_id,
-    status: row.status,
+    status: row.status as Swap['status'], // written by this area only, with the API's values
     from_token: token(row.from_symbol, row.from_currency),
     to_token: token(row.to_symbol, row.to_currency),
     amount_in: formatAmount(Number(row.amount_in), row.from_currency),

@@ -2,7 +2,7 @@
 // without the scope 403). A user may act on their own membership where the operation allows it.
 import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { TeamMemberRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 import { isSelf } from '../users/index.js';
 
@@ -14,7 +14,7 @@ export interface FindOptions {
   forUpdate?: boolean;
 }
 
-export function findTeamMember(ctx: HandlerContext, id: string, options: FindOptions): Promise<Row> {
+export function findTeamMember(ctx: HandlerContext, id: string, options: FindOptions): Promise<TeamMemberRow> {
   return loadOwned(ctx, resources.TeamMember, id, [options.scope], {
     forUpdate: options.forUpdate,
     ownRows: options.selfAllowed ? { isOwn: (row) => isSelf(ctx.principal, row.user_id), own: 'pass' } : undefined,

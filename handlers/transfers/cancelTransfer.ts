@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: either side's access rules decide, and what is still held goes back (claim-links.ts).
 import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { endClaimLink, lockClaimLink } from './claim-links.js';
@@ -15,5 +16,5 @@ export const cancelTransfer: Handler<'cancelTransfer'> = async ({ path }, ctx) =
   if (origin === 'forbidden') await ctx.access.require(row.origin_id, [MOVE]);
   const link = await lockClaimLink(ctx.db, path.id);
   // A balance transfer is no claim link: it cannot be canceled (invalid_state from its completed status).
-  return endClaimLink(ctx, link ?? { ...row, due: false }, 'cancel');
+  return endClaimLink(ctx, link ?? row, 'cancel');
 };

@@ -12,14 +12,17 @@ import { trackingTokenHash } from './transfer-secrets.js';
 import { nowMs } from '../shared/now.js';
 import { accountNowSql } from '../shared/account-time.js';
 import { postEntry } from './transfer-ledger.js';
-import { loadTransferView, type TransferRow } from './transfer-view.js';
+import { loadTransferView, type TransferTableRow } from './transfer-view.js';
 import { emitToSides } from './transfer-events.js';
 
 export const CLAIM_LINK_EXPIRY = 'expire_claim_link';
 
+/** A claim link's row: made with its code and its expiry (createTransfer.ts). */
+export type ClaimLinkRow = TransferTableRow & { claim_code: string; expires_at: string; due: boolean };
+
 /** The link's row, locked for the rest of the transaction, with `due`: whether expires_at has come by its sender's
  * time (a sandbox clock's when the sender runs on one, whoever claims). Undefined when the id is not a claim link. */
-export async function lockClaimLink(db: Knex, id: string): Promise<(TransferRow & { due: boolean }) | undefined> {
+export async function lockClaimLink(db: Knex, id: string): Promise<ClaimLinkRow | undefined> {
   return db('transfers').where({ id, type: 'claim_link' }).forUpdate().first('*', db.raw(`expires_at <= ${accountNowSql('transfers.origin_id')} as due`));
 }
 
@@ -35,7 +38,7 @@ export async function inviteNotification(db: Knex, link: Transfer): Promise<void
 
 /** One share of a locked, pending, unexpired link into `claimant`'s wallet; the claim's own transfer row, or
  * undefined when this user already claimed the link. */
-export async function claimShare(db: Knex, link: TransferRow, claimant: string, claimantBalance: string): Promise<string | undefined> {
+export async function claimShare(db: Knex, link: TransferTableRow, claimant: string, claimantBalance: string): Promise<string | undefined> {
   const claimed = Number(link.claimed_count) + 1;
   const status = transition('Transfer', link.status, claimed === Number(link.redeemable_count) ? 'claim_last' : 'claim');
   const id = newId('xfer_');
@@ -59,7 +62,7 @@ export async function claimShare(db: Knex, link: TransferRow, claimant: string, 
 }
 
 /** Ends a locked pending link (expire or cancel) and gives back the shares still held, with their fees. */
-export async function endClaimLink(fx: Effects, link: TransferRow, action: 'expire' | 'cancel'): Promise<Transfer> {
+export async function endClaimLink(fx: Effects, link: TransferTableRow, action: 'expire' | 'cancel'): Promise<Transfer> {
   const status = transition('Transfer', link.status, action);
   const unclaimed = Number(link.redeemable_count) - Number(link.claimed_count);
   const held = unclaimed * (Number(link.amount) + Number(link.fee));

@@ -7,7 +7,7 @@ import { CLAIM_LINK_EXPIRY, inviteNotification } from './claim-links.js';
 import { balanceOf, postEntry } from './transfer-ledger.js';
 import { checkShape, claimLinkExpiry, totalDebit, transferFee } from './transfer-rules.js';
 import { isWallet, sideAccess } from './transfer-access.js';
-import { loadTransferView } from './transfer-view.js';
+import { loadTransferView, type TransferTableRow } from './transfer-view.js';
 import { emitToSides } from './transfer-events.js';
 
 const MOVE = 'payout:transfer_funds';
@@ -75,10 +75,12 @@ async function requireExists(db: Parameters<Handler<'createTransfer'>>[1]['db'],
 }
 
 /** The transfer an earlier request with this origin and idempotence_key made, when this one asks the same. */
-async function sameRequestAgain(db: Parameters<Handler<'createTransfer'>>[1]['db'], row: Record<string, any>): Promise<Transfer> {
-  const first = await db('transfers').where({ origin_id: row.origin_id, idempotence_key: row.idempotence_key }).first();
-  const same = ['type', 'destination_id', 'currency', 'amount', 'redeemable_count', 'notes']
-    .every((k) => String(first[k] ?? null) === String(row[k] ?? null));
+const ASKED = ['type', 'destination_id', 'currency', 'amount', 'redeemable_count', 'notes'] as const;
+
+async function sameRequestAgain(db: Parameters<Handler<'createTransfer'>>[1]['db'],
+  row: Record<(typeof ASKED)[number] | 'origin_id' | 'idempotence_key', unknown>): Promise<Transfer> {
+  const first: TransferTableRow = await db('transfers').where({ origin_id: row.origin_id, idempotence_key: row.idempotence_key }).first();
+  const same = ASKED.every((k) => String(first[k] ?? null) === String(row[k] ?? null));
   if (!same) throw conflict(`idempotence_key '${row.idempotence_key}' was used for another transfer from ${row.origin_id} (${first.id})`, 'idempotence_key');
   return loadTransferView(db, first.id);
 }

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: a transfer has two sides: each readable side's rows are walked from its own
+// index and the walks merged (pageWindow).
 import type { Handler } from '../../generated/handler.js';
 import { pageWindow } from '../../runtime/pagination.js';
 import { query as fetchRows } from '../../runtime/request-db.js';

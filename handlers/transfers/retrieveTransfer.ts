@@ -4,7 +4,8 @@ import { requireSomeSide } from './transfer-access.js';
 import { readTransferRow, transferView } from './transfer-view.js';
 
 /** GET /transfers/{id}: a transfer the caller may read on either side (payout:account:read on an account, or its
- * own wallet; the invited user of an invite is its destination). */
+ * own wallet; the invited user of an invite is its destination). Written, not plain: a plain retrieve checks one
+ * owning account, and a transfer has two sides, either of which may be a user's wallet. */
 export const retrieveTransfer: Handler<'retrieveTransfer'> = async ({ path }, ctx) => {
   const row = await readTransferRow(ctx.db, path.id);
   if (!row) throw notFound('transfer', path.id, 'id');

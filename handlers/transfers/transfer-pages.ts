@@ -10,7 +10,8 @@ import { hashSecret } from '../../runtime/credentials.js';
 import { specData } from '../../generated/spec-data.js';
 import { formatMoney } from '../shared/money.js';
 import { accountNow } from '../shared/account-time.js';
-import { escapeHtml, page } from '../shared/html.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../shared/html.js';
 import { CLAIM_PATH, TRACKING_PATH, TRANSFER_COLUMNS, transferFrom, transferView, type TransferRow } from './transfer-view.js';
 
 const TOKEN = /^[A-Za-z0-9]{32}$/;

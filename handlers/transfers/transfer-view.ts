@@ -5,11 +5,19 @@ import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 import { publicBaseUrl } from '../shared/public-url.js';
 import { claimCode, claimCodeHash, trackingToken } from './transfer-secrets.js';
+import type { Tables } from '../../generated/rows.js';
 
-export type TransferRow = Record<string, any> & {
-  id: string; type: 'balance' | 'claim_link'; status: Transfer['status']; origin_id: string; destination_id: string | null;
-  origin_ledger_id: string; currency: string; amount: number; fee: number;
+/** A side's profile columns (PROFILE_COLUMNS): an account's or a user's, null for the other kind. */
+type Profile<S extends string> = {
+  [C in 'title' | 'logo_url' | 'route' | 'name' | 'username' | 'picture' as `${S}_${C}`]: string | null;
 };
+
+/** A row of transfers: its type and status are text this area writes with the API's values, its metadata the body's. */
+export type TransferTableRow = Omit<Tables['transfers'], 'type' | 'status' | 'metadata'>
+  & { type: 'balance' | 'claim_link'; status: Transfer['status']; metadata: Transfer['metadata'] };
+
+/** A transfer's row with both sides' profiles (TRANSFER_COLUMNS). */
+export type TransferRow = TransferTableRow & Profile<'o'> & Profile<'d'>;
 
 /** Where the public pages live, outside the API prefix (handlers/transfers/transfer-pages.ts). */
 export const CLAIM_PATH = '/claim';

@@ -3,11 +3,12 @@
 import type { Knex } from 'knex';
 import type { User } from '../../generated/types.js';
 import { resources } from '../../generated/resources.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
 import { walletBalanceOf } from './user-balance.js';
 import type { Principal } from '../../runtime/principal.js';
 
-export type UserRow = Record<string, any>;
+import type { UserRow } from '../../generated/rows.js';
+
+export type { UserRow };
 
 export const isSelf = (principal: Principal, userId: string) =>
   principal.kind === 'user_token' && principal.userId === userId;
@@ -19,5 +20,5 @@ export async function userFor(db: Knex, row: UserRow, principal: Principal): Pro
 
 /** The generated view of the public profile, and the two fields that depend on who asks. */
 export function userView(row: UserRow, principal: Principal, balance: User['balance'] = null): User {
-  return { ...resources.User.view(row as Row), email: isSelf(principal, row.id) ? row.email : null, balance };
+  return { ...resources.User.view(row), email: isSelf(principal, row.id) ? row.email : null, balance };
 }

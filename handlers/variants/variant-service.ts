@@ -6,7 +6,7 @@ import { newId } from '../../runtime/ids.js';
 import { notFound } from '../../runtime/errors.js';
 import { isUniqueViolation } from '../accounts/index.js';
 import { dropNulls, mergeMetadata } from '../../runtime/metadata.js';
-import type { Row } from '../../runtime/plain/stored-resource.js';
+import type { VariantRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import {
@@ -94,7 +94,7 @@ const PLAIN = ['title', 'trial_period_days', 'initial_price', 'renewal_price', '
   'three_d_secure_policy', 'expiration_days', 'split_pay_required_payments'] as const;
 
 /** Column changes for the sent fields that differ from the stored row. */
-function changes(row: Row, body: VariantChanges): Record<string, unknown> {
+function changes(row: VariantRow, body: VariantChanges): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of PLAIN) {
     const value = body[field];
@@ -112,7 +112,7 @@ function changes(row: Row, body: VariantChanges): Record<string, unknown> {
 }
 
 /** Applies a PATCH to a locked, visible variant row (plan:update already checked). */
-export async function updateVariant(ctx: HandlerContext, row: Row, changesSent: VariantChanges): Promise<Variant> {
+export async function updateVariant(ctx: HandlerContext, row: VariantRow, changesSent: VariantChanges): Promise<Variant> {
   let body = changesSent;
   const sent = body as Record<string, unknown>;
   checkPlanTypeTerms({

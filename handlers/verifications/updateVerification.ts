@@ -1,3 +1,4 @@
+// Written by hand, not a plain transition: PATCH: sign and submit are moves chosen by the body.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

@@ -1,4 +1,4 @@
-// Where webhooks may be delivered (README: Settings, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS). A server reachable from
+// Where webhooks may be delivered (docs/settings.md, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS). A server reachable from
 // elsewhere delivers only to public addresses, so that a tenant cannot make it probe its own machine or network;
 // one listening on loopback alone (`npm start`'s default) is someone's own machine, where delivering to a local
 // listener is the point.

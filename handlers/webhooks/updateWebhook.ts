@@ -12,7 +12,7 @@ export const updateWebhook: UpdateHook<'updateWebhook'> = async (webhook, body) 
   const checked = { ...body };
   // null and v1 on a v1 subscription change nothing; v1 on a legacy one is written (payload_format).
   if (body.api_version === null || body.api_version === undefined) delete checked.api_version;
-  const format = checked.api_version ?? (webhook.payload_format as string);
+  const format = checked.api_version ?? webhook.payload_format;
   if (body.url !== undefined) checked.url = await checkUrl(body.url);
   if (body.events !== undefined) checked.events = checkEvents(body.events) as typeof body.events;
   if (body.api_version_date !== undefined) checked.api_version_date = checkPin(body.api_version_date);

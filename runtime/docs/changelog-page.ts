@@ -1,7 +1,8 @@
 // /docs/changelog: every dated version, newest first, with its changelog entries (breaking ones marked, migrations
 // and behaviour flags named, each with the changes it made), and a comparison of any two versions: what a key pinned
 // at one crosses to reach the other (?from=&to=), grouped like `npm run diff`.
-import { escapeHtml, page } from './html.js';
+import { escapeHtml } from '../html.js';
+import { page } from './html.js';
 import type { Change, ChangelogData, Diff } from './changelog.js';
 
 /** Changelog text uses `backticks` for names. */

@@ -1,5 +1,6 @@
 // The documentation site, without credentials: /docs (the reference, runtime/docs/reference-page.ts), its assets from
-// node_modules/swagger-ui-dist, and /docs/changelog (runtime/docs/changelog-page.ts). Other /docs paths (the v2
+// node_modules/swagger-ui-dist, /docs/changelog (runtime/docs/changelog-page.ts) and /docs/guides (the project's
+// Markdown guides under docs/, runtime/docs/guides.ts). Other /docs paths (the v2
 // migration guide) are left to their own routes.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +11,7 @@ import { api } from '../api-definition.js';
 import { referencePage } from './reference-page.js';
 import { changelogPage } from './changelog-page.js';
 import { changelog, crossing, versionOn } from './changelog.js';
+import { GUIDES_PATH, guidePage } from './guides.js';
 
 export const DOCS_PATH = '/docs';
 
@@ -50,6 +52,12 @@ export async function serveDocs(ctx: Context): Promise<boolean> {
     const to = dateParam(ctx, 'to');
     const compared = from || to ? crossing(changelog(), from ?? versions.at(-1)!, to ?? versions[0]) : null;
     html(ctx, changelogPage(changelog(), compared));
+    return true;
+  }
+  if (path === GUIDES_PATH || path.startsWith(`${GUIDES_PATH}/`)) {
+    const guide = guidePage(path);
+    if (guide === undefined) return false;
+    html(ctx, guide);
     return true;
   }
   const asset = path.startsWith(`${DOCS_PATH}/assets/`) ? path.slice(DOCS_PATH.length + 8) : null;

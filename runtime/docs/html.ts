@@ -1,22 +1,14 @@
-// The little HTML the documentation pages need: escaping, and the frame every page shares.
-export const escapeHtml = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// The frame every documentation page shares: the pages' navigation and styles in the server's HTML document.
+import { htmlDocument } from '../html.js';
 
 export const DOCS_NAV = [
   ['/docs', 'API reference'],
   ['/docs/changelog', 'Changelog'],
   ['/docs/v2-migration', 'v2 migration guide'],
+  ['/docs/guides', 'Guides'],
 ] as const;
 
-export function page(title: string, body: string, head = ''): string {
-  const nav = DOCS_NAV.map(([href, label]) => `<a href="${href}">${label}</a>`).join(' · ');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
-<style>
+const STYLE = `<style>
   body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #222; }
   nav.docs { padding: 10px 20px; background: #1b1b1b; color: #ccc; }
   nav.docs a { color: #fff; text-decoration: none; margin-right: 4px; }
@@ -30,13 +22,18 @@ export function page(title: string, body: string, head = ''): string {
   section.version { border-top: 1px solid #ddd; margin-top: 24px; }
   form.compare { background: #f7f7f7; padding: 12px; border-radius: 6px; }
   table.crossing td { padding: 2px 8px; vertical-align: top; }
-</style>
-${head}
-</head>
-<body>
-<nav class="docs">${nav}</nav>
-${body}
-</body>
-</html>
-`;
+  main.docs table { border-collapse: collapse; }
+  main.docs th, main.docs td { border: 1px solid #ddd; padding: 2px 6px; vertical-align: top; text-align: left; }
+  main.docs pre { background: #f3f3f3; padding: 8px; overflow-x: auto; }
+  main.docs pre code { padding: 0; }
+</style>`;
+
+/** `title` is plain text; `body` and `head` (what a page adds to <head>) are HTML the caller has escaped. */
+export function page(title: string, body: string, head = ''): string {
+  const nav = DOCS_NAV.map(([href, label]) => `<a href="${href}">${label}</a>`).join(' · ');
+  return htmlDocument({
+    title,
+    head: `<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">\n${STYLE}\n${head}`,
+    body: `<nav class="docs">${nav}</nav>\n${body}`,
+  });
 }

@@ -1,7 +1,7 @@
 // /docs: the OpenAPI documents rendered by Swagger UI (swagger-ui-dist, served from node_modules under
 // /docs/assets/, so the page works offline), with its definition selector as the version switcher: every dated
 // version, each loading /api/v1/openapi.json?version=<date>. ?version=<date> opens the page at that version.
-import { escapeHtml, page } from './html.js';
+import { page } from './html.js';
 
 export function referencePage(basePath: string, versions: readonly string[], opened: string): string {
   const head = versions[0];
@@ -12,7 +12,7 @@ export function referencePage(basePath: string, versions: readonly string[], ope
   };
   // JSON inside a script element: "<" escaped so that no value can close the element.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  return page(`Commerce Platform API reference (${escapeHtml(opened)})`, `
+  return page(`Commerce Platform API reference (${opened})`, `
 <div id="reference"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>

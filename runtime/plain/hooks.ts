@@ -7,23 +7,52 @@ import type { Row } from './stored-resource.js';
 
 type Input<Op extends OperationTypes> = Op['input'];
 
-/** retrieve: a rule on the loaded row (throw to refuse). */
-export type RetrieveHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, input: Input<Op>, ctx: Context) => Promise<void> | void;
+// A hook gets its resource's row, `R` (generated/plain-hooks.ts names each operation's: generated/rows.ts). The
+// runtime reads every resource's rows as Row, so each hook is declared as a method, whose parameters TypeScript
+// compares both ways: the runtime's options take a hook typed with its resource's row.
 
-/** list: a filter the declarations cannot say, added to the list's statement. */
-export type ListHook<Op extends OperationTypes, Context = HandlerContext> = (rows: Knex.QueryBuilder, query: Input<Op>['query'], ctx: Context) => Promise<void> | void;
+/** retrieve: a rule on the loaded row (throw to refuse). */
+export type RetrieveHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(row: R, input: Input<Op>, ctx: Context): Promise<void> | void;
+}['hook'];
+
+/** list: a filter the declarations cannot say, added to the list's statement; a list of a parent's rows
+ * (`plain.parent`) is given the parent's row too, once it was found and its access checked. */
+export type ListHook<Op extends OperationTypes, Context = HandlerContext> = (rows: Knex.QueryBuilder, query: Input<Op>['query'], ctx: Context,
+  parent?: Row) => Promise<void> | void;
 
 /** delete: a rule or a further write, in the request's transaction, before the row is deleted. */
-export type DeleteHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, input: Input<Op>, ctx: Context) => Promise<void> | void;
+export type DeleteHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(row: R, input: Input<Op>, ctx: Context): Promise<void> | void;
+}['hook'];
 
 /** update: the body as it is to be written (checked and converted; throw to refuse), before the write. */
-export type UpdateHook<Op extends OperationTypes, Context = HandlerContext> = (row: Row, body: NonNullable<Input<Op>['body']>, ctx: Context) =>
-  Promise<NonNullable<Input<Op>['body']>> | NonNullable<Input<Op>['body']>;
+export type UpdateHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(row: R, body: NonNullable<Input<Op>['body']>, ctx: Context): Promise<NonNullable<Input<Op>['body']>> | NonNullable<Input<Op>['body']>;
+}['hook'];
 
 /**
- * list, retrieve (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
+ * transition: the rule of a state move, on the locked row once the state machine allows the move and before the
+ * write (throw to refuse). It may write elsewhere (a ledger posting, a refund) and returns what the move also does:
+ * further columns to `set` with the state, and a step to run `after` the write on the resource as it now is, before
+ * the declared event is recorded.
+ */
+export type TransitionHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(row: R, input: Input<Op>, ctx: Context): Promise<TransitionStep<Op> | void> | TransitionStep<Op> | void;
+}['hook'];
+
+export interface TransitionStep<Op extends OperationTypes> {
+  /** column -> value (a Knex.Raw for SQL, e.g. the database's clock) */
+  set?: Record<string, unknown>;
+  after?: (view: Op['output']) => Promise<void> | void;
+}
+
+/**
+ * list, retrieve, transition (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
  * request's query before anything is read (a bad parameter is a 400 whatever else is wrong), then sets the fields on
  * the page's views (a retrieve's one) with one statement for them all, never one per row; `rows[i]` is the row
  * `views[i]` was made from. A fill serves every operation whose query has its parameters (a list and its retrieve).
  */
-export type Fill<V, Q, Context = HandlerContext> = (query: Q, ctx: Context) => (views: V[], rows: readonly Row[]) => Promise<void>;
+export type Fill<V, Q, Context = HandlerContext, R = Row> = (query: Q, ctx: Context) => {
+  fill(views: V[], rows: readonly R[]): Promise<void>;
+}['fill'];

@@ -1,11 +1,14 @@
 // A plain list: one statement over the resource and its relations, narrowed to the named account or to every
-// account where the scope is held, filtered by the declared tests (and the hook's), paged by keyset; the fill (if
-// declared) computes its fields over the page's views.
-import type { Handler, OperationTypes } from '../handler.js';
+// account where the scope is held (or to the rows of the parent the path names, or to the calling user's own rows),
+// filtered by the declared tests (and the hook's), paged by keyset; the fill (if declared) computes its fields over
+// the page's views.
+import type { Knex } from 'knex';
+import type { Handler, HandlerContext, OperationTypes } from '../handler.js';
 import { applyFilters, keyedWalk, type Filter } from '../filters.js';
-import { whereOwned } from '../ownership.js';
+import { loadOwned, whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
+import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import { selectRows, type Row, type StoredResource } from './stored-resource.js';
 
 type Item<Op extends OperationTypes> = Op['output'] extends { data: (infer V)[] } ? V : never;
@@ -16,13 +19,26 @@ export interface Sort {
   kind: 'timestamp' | 'integer' | 'text';
 }
 
+/** `plain.parent`: the list is the rows of one object, named by the path's {id} (GET /cases/{id}/events). */
+export interface ParentOf {
+  resource: StoredResource<unknown>;
+  /** the listed table's column naming the parent (table.column) */
+  column: string;
+}
+
 export interface PlainList<Op extends OperationTypes> {
-  scope: string;
+  /** the one scope (none with own.only) */
+  scope: string | null;
   /** the query parameter naming one account (`account: query.<name>`), or null */
   accountParam: string | null;
   accountColumn: string;
   /** the 403 for a user token holding the scope nowhere; absent: an empty list */
   heldNowhere?: string;
+  /** the parent, read as its plain retrieve reads it (404, 403 with `scope`, or `own`), whose rows are listed */
+  parent?: ParentOf;
+  /** how a user reaches rows as their own (plain.own; own.only: only their own rows are listed); with a parent, the
+   * parent's user */
+  own?: OwnRowsSpec;
   filters: Filter[];
   /** by name, the default first */
   sorts: Record<string, Sort>;
@@ -40,10 +56,9 @@ export function plainList<Op extends OperationTypes>(resource: StoredResource<It
     const query = input.query as Record<string, any>;
     const fill = options.fill?.(input.query, ctx);
     const q = selectRows(ctx.db, resource);
-    const account = options.accountParam ? query[options.accountParam] : undefined;
-    await whereOwned(ctx.access, q, options.accountColumn, options.scope, account, options.heldNowhere);
+    const parent = await narrow(q, input, ctx, options, resource.table);
     applyFilters(q, query, options.filters);
-    await options.hook?.(q, input.query, ctx);
+    await options.hook?.(q, input.query, ctx, parent);
     const sort = options.sorts[options.sortParam ? query[options.sortParam] : defaultSort];
     const { rows, page_info } = await paginate<Row & { id: string }>(q, query, {
       defaultSize: ctx.defaultPageSize,
@@ -57,4 +72,28 @@ export function plainList<Op extends OperationTypes>(resource: StoredResource<It
     if (fill && data.length) await fill(data, rows);
     return { data, page_info } as Op['output'];
   };
+}
+
+/** The rows the caller may list: the parent's (its row is returned), the caller's own (own.only), or those of the
+ * named account or of every account where the scope is held. */
+async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op['input'], ctx: HandlerContext,
+  options: PlainList<Op>, table: string): Promise<Row | undefined> {
+  const scopes = options.scope ? [options.scope] : [];
+  const { parent, own } = options;
+  if (parent) {
+    const id = (input.path as { id: string }).id;
+    const row = own ? await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own) : await loadOwned(ctx, parent.resource, id, scopes);
+    q.where(parent.column, row.id);
+    return row;
+  }
+  if (own?.only) {
+    const principal = ctx.principal;
+    if (principal.kind === 'user_token' && principal.userId) q.where(`${table}.${own.user}`, principal.userId);
+    else q.whereRaw('false');
+    return undefined;
+  }
+  const query = input.query as Record<string, any>;
+  const account = options.accountParam ? query[options.accountParam] : undefined;
+  await whereOwned(ctx.access, q, options.accountColumn, options.scope!, account, options.heldNowhere);
+  return undefined;
 }

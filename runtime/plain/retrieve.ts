@@ -1,12 +1,15 @@
-// A plain retrieve: the resource by path id, in one statement with its relations, if the caller may see it; the fill
-// (if declared) computes its fields.
+// A plain retrieve: the resource by path id, in one statement with its relations, if the caller may see it (or, with
+// `own`, is the row's user: ./own-rows.ts); the hook's rule on the row; the fill (if declared) computes its fields.
 import type { Handler, OperationTypes } from '../handler.js';
 import { loadOwned } from '../ownership.js';
+import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import type { Fill, RetrieveHook } from './hooks.js';
 import type { StoredResource } from './stored-resource.js';
 
 export interface PlainRetrieve<Op extends OperationTypes> {
   scopes: readonly string[];
+  /** how the row's own user reaches it (plain.own) */
+  own?: OwnRowsSpec;
   hook?: RetrieveHook<Op>;
   fill?: Fill<Op['output'], Op['input']['query']>;
 }
@@ -15,7 +18,9 @@ export function plainRetrieve<Op extends OperationTypes>(resource: StoredResourc
   options: PlainRetrieve<Op>): Handler<Op> {
   return async (input, ctx) => {
     const fill = options.fill?.(input.query, ctx);
-    const row = await loadOwned(ctx, resource, (input.path as { id: string }).id, options.scopes);
+    const id = (input.path as { id: string }).id;
+    const row = options.own ? await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own)
+      : await loadOwned(ctx, resource, id, options.scopes);
     await options.hook?.(row, input, ctx);
     const view = resource.view(row);
     await fill?.([view], [row]);

@@ -5,7 +5,10 @@ import { query } from '../request-db.js';
 
 export type Row = Record<string, any> & { id: string; account_id: string };
 
-export interface StoredResource<View> {
+/** `R`: the row its statement reads (generated/rows.ts types each resource's). Left out, any resource's: the
+ * runtime's plain operations take every resource, and read its rows as Row. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface StoredResource<View, R extends { id: string } = any> {
   name: string;
   /** how messages name one: "No such <noun>" */
   noun: string;
@@ -20,27 +23,28 @@ export interface StoredResource<View> {
   byIdForUpdate: string;
   /** the view reads only the table's own columns, so a row from `insert/update ... returning *` will do */
   bareRows: boolean;
-  view(row: Row): View;
+  view(row: R): View;
   /** fields the head hides (field_hidden), read apart: each its select list over the table's row and its reader;
    * runtime/plain/hidden-fields.ts fills them for callers of versions that show them */
   hidden?: Record<string, { select: string; read(row: Row): unknown }>;
 }
 
 /** One live row by id with its relations, in one statement. */
-export async function readRow(db: Knex, resource: StoredResource<unknown>, id: string, forUpdate = false): Promise<Row | undefined> {
-  const [row] = await query<Row>(db, forUpdate ? resource.byIdForUpdate : resource.byId, [id]);
+export async function readRow<R extends { id: string }>(db: Knex, resource: StoredResource<unknown, R>, id: string,
+  forUpdate = false): Promise<R | undefined> {
+  const [row] = await query<R>(db, forUpdate ? resource.byIdForUpdate : resource.byId, [id]);
   return row;
 }
 
 /** The resource as it is now (after a write): its row read again, viewed. */
-export async function readView<View>(db: Knex, resource: StoredResource<View>, id: string): Promise<View> {
+export async function readView<View, R extends { id: string }>(db: Knex, resource: StoredResource<View, R>, id: string): Promise<View> {
   const row = await readRow(db, resource, id);
   if (!row) throw new Error(`${resource.name} ${id} vanished after it was written`);
   return resource.view(row);
 }
 
 /** A builder over the resource's statement (live rows only), for lists to narrow, filter and page. */
-export function selectRows(db: Knex, resource: StoredResource<unknown>): Knex.QueryBuilder {
+export function selectRows(db: Knex, resource: StoredResource<unknown, { id: string }>): Knex.QueryBuilder {
   const q = db.queryBuilder().select(db.raw(resource.columns)).fromRaw(resource.from);
   if (resource.live) q.whereRaw(resource.live);
   return q;

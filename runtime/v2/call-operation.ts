@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { Access } from '../access.js';
 import type { OperationDefinition } from '../operation.js';
 import { callerOf, type RequestContext } from '../request-state.js';
-import { HEAD_VERSION } from '../versions.js';
+import { headVersion } from '../versions.js';
 import { api } from '../api-definition.js';
 import { operationAtVersion } from '../pipeline/version-step.js';
 import { checkCallerKind } from '../pipeline/caller-step.js';
@@ -32,8 +32,9 @@ export class CurrentOperations {
   constructor(operations: OperationDefinition[]) {
     // An operation that moved is mounted once per path it has had; the v2 layer calls it at the newest version, so
     // it takes the entry that serves that version.
+    const head = headVersion();
     for (const op of operations) {
-      if (op.versions[HEAD_VERSION] || !this.operations.has(op.id)) this.operations.set(op.id, op);
+      if (op.versions[head] || !this.operations.has(op.id)) this.operations.set(op.id, op);
     }
   }
 
@@ -50,11 +51,12 @@ export class CurrentOperations {
     const path = given.path ?? {};
     const headers: Record<string, string> = {};
     const sink: HeaderSink = { set: (name, value) => { headers[name.toLowerCase()] = value; } };
-    const at = operationAtVersion(op, HEAD_VERSION, op.method, currentPath(op, path));
-    if (!at) throw new ApiError(404, 'not_found', `${op.method} ${op.path} does not exist at API version ${HEAD_VERSION}`);
+    const version = headVersion();
+    const at = operationAtVersion(op, version, op.method, currentPath(op, path));
+    if (!at) throw new ApiError(404, 'not_found', `${op.method} ${op.path} does not exist at API version ${version}`);
     const principal = callerOf(ctx.state);
     checkCallerKind(op, principal);
-    const call: OperationCall = { op, at, version: HEAD_VERSION, db, principal, request: ctx };
+    const call: OperationCall = { op, at, version, db, principal, request: ctx };
     const sent = await validatedInput(call, { params: path, query: given.query ?? {}, body: () => Promise.resolve(given.body) });
     const input = upgradedInput(call, sent);
     const access = new Access(db, principal);

@@ -9,7 +9,7 @@ import { ApiError, invalid } from '../errors.js';
 import { authenticate } from '../auth.js';
 import { prefetchJsonBody, requestJsonBody } from '../body.js';
 import { withConnection } from '../request-db.js';
-import { HEAD_VERSION } from '../versions.js';
+import { headVersion } from '../versions.js';
 import type { OperationDefinition } from '../operation.js';
 import { answerJson } from '../pipeline/json-answer.js';
 import type { RequestContext, RequestState } from '../request-state.js';
@@ -59,7 +59,7 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
         const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
         ctx.state.principal = principal;
         await rateLimits?.consume(ctx, principal);
-        ctx.state.version = HEAD_VERSION;
+        ctx.state.version = headVersion();
         await onCredentialClock(conn, principal.clockId, async () => {
           const input = toCurrentInput(route, settings, v2);
           setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);

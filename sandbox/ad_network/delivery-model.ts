@@ -1,6 +1,6 @@
 // The simulated ad network's delivery model: what one campaign delivers in one hour, from its budget, its objective
 // and its ad groups' audiences. Pure integer arithmetic on minor units, so a given campaign and hour always deliver
-// the same figures (README "Ads and the simulated ad network" states the same numbers). Math.floor(a / b) here is
+// the same figures (docs/sandbox/ad-network.md states the same numbers). Math.floor(a / b) here is
 // integer division, exact: a and b are safe integers far below 2^52, and a correctly rounded quotient of such
 // integers never rounds across an integer.
 import type { AdHour, Audiences, Budget, Objective, Schedule } from '../../handlers/ads/index.js';

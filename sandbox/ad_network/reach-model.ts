@@ -1,4 +1,4 @@
-// The simulated ad network's reach estimate (spec/areas/ads.yaml estimateAdGroupReach and README say the same
+// The simulated ad network's reach estimate (spec/areas/ads.yaml estimateAdGroupReach and docs/sandbox/ad-network.md say the same
 // numbers): the delivery model's audience, narrowed by a draft targeting in whole-number arithmetic, so one targeting
 // always gives one answer.
 import type { ReachRange, Targeting } from '../../handlers/ads/index.js';

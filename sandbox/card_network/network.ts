@@ -1,7 +1,7 @@
 // The sandbox card network: what a card scheme and its merchants do with a purchase the issuer (handlers/cards/)
 // approved. The card_network_step task settles it, or reverses it for the test merchant REVERSING_MERCHANT, by
 // reporting to the cards area (handlers/cards/card-network-outcomes.ts), which applies it with the transaction
-// locked; a transaction that has moved on is left alone, so a re-run job is harmless. Documented in the README.
+// locked; a transaction that has moved on is left alone, so a re-run job is harmless. Documented in docs/sandbox/card-network.md.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';

@@ -1,6 +1,6 @@
 // The sandbox card scheme: what an issuer and a card scheme do after a payment, as background jobs
 // (graphile-worker). The card decides what follows a settled payment (its test behaviour, sandbox/processor/cards.ts,
-// README): a chargeback, an early fraud warning, a dispute alert or a rapid dispute resolution, reported to the
+// docs/sandbox/card-scheme.md): a chargeback, an early fraud warning, a dispute alert or a rapid dispute resolution, reported to the
 // disputes area (handlers/disputes/network.ts), which applies it. Filed evidence is ruled on the same way. The area
 // locks and re-reads its rows and ignores a report they have moved past, so a re-run job is harmless.
 import type { Knex } from 'knex';
@@ -44,7 +44,7 @@ export async function reportOnPayment(db: Knex, paymentId: string): Promise<void
   await takeNetworkReport(db, paymentId, async (payment, trx) => reportFor(await cardBehaviourOf(trx, payment)));
 }
 
-/** The sandbox's ruling (README): evidence mentioning winning_evidence wins. */
+/** The sandbox's ruling (docs/sandbox/card-scheme.md): evidence mentioning winning_evidence wins. */
 export const evidenceWins = (evidence: Partial<DisputeEvidence>): boolean =>
   EVIDENCE_FIELDS.some((k) => (evidence[k] ?? '').includes('winning_evidence'));
 

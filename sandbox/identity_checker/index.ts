@@ -1,4 +1,4 @@
-// The sandbox identity checker. Its documented values (spec/areas/verifications.yaml, README) decide: a tax id of
+// The sandbox identity checker. Its documented values (spec/areas/verifications.yaml, docs/sandbox/identity-checker.md) decide: a tax id of
 // 000000000 or a file named reject* is objected to (the area asks again), the name "Rejected Person" rejects the
 // identity, anything else stands.
 import type { IdentityChecker, Requirement, VerificationError } from '../../handlers/verifications/index.js';

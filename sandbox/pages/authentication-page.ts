@@ -14,7 +14,8 @@ import { money } from '../../runtime/money.js';
 import { formatMoney } from '../../handlers/shared/money.js';
 import { AUTHENTICATION_PATH } from '../../handlers/shared/authentication-link.js';
 import { hashSecret } from '../../runtime/credentials.js';
-import { page, escapeHtml } from '../../handlers/shared/html.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../../handlers/shared/html.js';
 
 type Outcome = 'succeed' | 'fail';
 

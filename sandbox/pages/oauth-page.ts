@@ -9,7 +9,8 @@ import { effectsOn } from '../../generated/effects.js';
 import { inTransaction } from '../../runtime/request-db.js';
 import { answerConnection, AUTHORIZE_PATH, HANDLE, pendingConnection, type Answer } from '../../handlers/external_accounts/index.js';
 import type { Knex } from 'knex';
-import { escapeHtml, page } from '../../handlers/shared/html.js';
+import { escapeHtml } from '../../runtime/html.js';
+import { page } from '../../handlers/shared/html.js';
 
 const PROVIDER = { meta_business: 'Meta Business', tiktok: 'TikTok' } as const;
 

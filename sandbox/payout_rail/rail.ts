@@ -3,7 +3,7 @@
 // reports its next step to the payouts area (handlers/payouts/rail-reports.ts), which applies it in one transaction
 // with the payout locked; the rail queues its following step in that transaction. A payout that has moved on gets
 // no report, so a re-run job (after a crash) is harmless. The destination decides the outcome (test numbers in
-// TEST_DESTINATIONS, documented in the README); every other destination is paid.
+// TEST_DESTINATIONS, documented in docs/sandbox/payout-rail.md); every other destination is paid.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { addJob } from '../../runtime/jobs.js';

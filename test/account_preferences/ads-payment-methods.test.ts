@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeBalance, makeCard } from './preference-fixtures.js';
 
 const t = suite('ads_payment_methods in account preferences');
@@ -15,7 +15,7 @@ const patch = (o: { accountId: string; key: string }, body: unknown) =>
 
 t('a business balance as primary and a card as backup expand to their facts', async () => {
   const o = await makeOwner(app.db, { title: 'Acme Ads' });
-  const logo = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD_VERSION, body: { logo_url: 'https://cdn.example.com/acme.png' } });
+  const logo = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: headVersion(), body: { logo_url: 'https://cdn.example.com/acme.png' } });
   assert.is(logo.status, 200, JSON.stringify(logo.body));
   const balance = await makeBalance(app.db, { accountId: o.accountId, kind: 'business', title: 'Main balance' });
   const card = await makeCard(app, o.accountId, { brand: 'mastercard', last4: '4444', expMonth: 3, expYear: 2029 });
@@ -36,7 +36,7 @@ t('a business balance without a title shows the account title; a personal balanc
   const o = await makeOwner(app.db, { title: 'Untitled Co' });
   const business = await makeBalance(app.db, { accountId: o.accountId, kind: 'business' });
   const person = await makeUser(app.db);
-  const picture = await app.request('PATCH', `/users/${person.id}`, { token: person.token, version: HEAD_VERSION, body: { profile_picture_url: 'https://cdn.example.com/me.png' } });
+  const picture = await app.request('PATCH', `/users/${person.id}`, { token: person.token, version: headVersion(), body: { profile_picture_url: 'https://cdn.example.com/me.png' } });
   assert.is(picture.status, 200, JSON.stringify(picture.body));
   const personal = await makeBalance(app.db, { accountId: o.accountId, kind: 'personal', title: 'My wallet', userId: person.id });
   const a = await patch(o, { ads_payment_methods: { primary: { type: 'platform_balance', id: business } } });

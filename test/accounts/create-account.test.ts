@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { insertAccount } from '../../handlers/accounts/account-service.js';
 import { deployBlueprint } from '../../handlers/accounts/account-sites.js';
@@ -13,7 +13,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 // Tests speak the head version; user tokens carry no pin and would otherwise get the oldest shape.
-const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: headVersion(), ...options });
 
 const deployJobs = (siteId?: string) => {
   const q = app.db('graphile_worker.jobs').where({ task_identifier: 'deploy_blueprint' });
@@ -348,9 +348,9 @@ w.after(async () => { await live.close(); });
 // The full deployment from an approved build runs in test/apps/blueprint-sites.test.ts.
 w('a queued blueprint deployment leaves queued in the background (failed: the blueprint has no build)', async () => {
   const o = await makeOwner(live.db);
-  const created = await live.request('POST', '/apps', { token: o.key, version: HEAD_VERSION,
+  const created = await live.request('POST', '/apps', { token: o.key, version: headVersion(),
     body: { account_id: o.accountId, name: 'Live template', route: `live-${o.accountId.slice(4).toLowerCase()}` } });
-  const res = await live.request('POST', '/accounts', { token: o.token, version: HEAD_VERSION, body: { title: 'Live Site', blueprint_id: created.body.id } });
+  const res = await live.request('POST', '/accounts', { token: o.token, version: headVersion(), body: { title: 'Live Site', blueprint_id: created.body.id } });
   assert.is(res.status, 201);
   let status = 'queued';
   for (let i = 0; i < 100 && status === 'queued'; i++) {

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
 import { encodeCursor } from '../../runtime/pagination.js';
 import { accountAt, accountWithVolume, ids, joinTeam, keyWith, sell } from './support.js';
@@ -13,7 +13,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 // Tests speak the head version; user tokens carry no pin and would otherwise get the oldest shape.
-const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: headVersion(), ...options });
 
 /** A platform with an admin API key and `n` connected accounts created one after another after it. */
 async function platformWithChildren(n: number) {

@@ -1,14 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeAccount, makeKey } from '../helpers/fixtures.js';
 
 const t = suite('GET /accounts/me');
 let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
-const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: headVersion(), ...options });
 
 t('returns the account the API key belongs to', async () => {
   const o = await makeOwner(app.db, { title: 'Me Co' });

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
 import { joinTeam, keyWith } from './support.js';
 import { enableChallenges } from '../helpers/operator.js';
@@ -10,7 +10,7 @@ const t = suite('PATCH /accounts/{id}');
 let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
-const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const req: TestApp['request'] = (method, path, options = {}) => app.request(method, path, { version: headVersion(), ...options });
 
 const patch = (token: string, id: string, body: unknown) => req('PATCH', `/accounts/${id}`, { token, body });
 const updatedEvents = (id: string) => app.db('events').where({ type: 'account.updated', account_id: id }).orderBy('created_at');

@@ -18,7 +18,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-// The model for one traffic ad alone in its group with a daily budget of 24,000 (README): 1,000 an hour buys
+// The model for one traffic ad alone in its group with a daily budget of 24,000 (docs/sandbox/ad-network.md): 1,000 an hour buys
 // floor(1000 * 1000 / 800) = 1250 impressions (under the cap of 1,000,000 / 100), 1.5% of them click: 18 clicks,
 // each a result.
 const HOURLY = { spend: 1000, impressions: 1250, clicks: 18, results: 18 };

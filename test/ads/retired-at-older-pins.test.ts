@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { deliverDue } from '../../handlers/ads/deliver.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { advertiser, after, firstHour, launchedTree } from './ads-fixtures.js';
 
 const OLD = '2026-07-22';
@@ -35,7 +35,7 @@ t('POST /ad_campaigns/{id}/retry_payment before 2026-08-25 retries that campaign
   assert.is((await retry(OLD, other.key)).status, 404);
   assert.is((await retry(OLD, viewer.secret)).status, 403);
   assert.is((await app.request('POST', '/ad_campaigns/adcamp_nothing/retry_payment', { token: o.key, version: OLD })).status, 404);
-  for (const version of ['2026-08-25', HEAD_VERSION]) {
+  for (const version of ['2026-08-25', headVersion()]) {
     const gone = await retry(version);
     assert.equal([gone.status, gone.body.error.type], [410, 'gone']);
     assert.match(gone.body.error.message, /use \/api\/v1\/accounts\/\{id\}\/retry_ads_payment/);
@@ -107,7 +107,7 @@ t('GET /ad_reports before 2026-08-21: summary, buckets and breakdown from the de
   const foreignCampaign = (await launchedTree(app, other)).campaign;
   const foreign = await report({ ...window, ad_campaign_ids: [foreignCampaign.id] });
   assert.equal([foreign.status, foreign.body.error.param], [404, 'ad_campaign_ids']);
-  for (const version of ['2026-08-21', HEAD_VERSION]) {
+  for (const version of ['2026-08-21', headVersion()]) {
     const gone = await report(window, version);
     assert.equal([gone.status, gone.body.error.type], [410, 'gone']);
     assert.match(gone.body.error.message, /use \/api\/v1\/stats\/ad_delivery/);

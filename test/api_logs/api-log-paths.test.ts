@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { connectedAccount } from '../external_accounts/external-account-fixtures.js';
 
 const t = suite('api logs: the path the caller used');
@@ -18,11 +18,11 @@ t('moved operations and aliases log each path as called, at every version', asyn
   const external = await connectedAccount(app, o.key, o.accountId);
   const calls: [string, string, string][] = [
     // [version, path requested, the template it is logged as]
-    [HEAD_VERSION, '/external_accounts', '/external_accounts'],
-    [HEAD_VERSION, '/social_accounts', '/social_accounts'],
+    [headVersion(), '/external_accounts', '/external_accounts'],
+    [headVersion(), '/social_accounts', '/social_accounts'],
     ['2026-07-20', '/social_accounts', '/social_accounts'],
-    [HEAD_VERSION, `/external_accounts/${external.id}`, '/external_accounts/{id}'],
-    [HEAD_VERSION, `/social_accounts/${external.id}`, '/social_accounts/{id}'],
+    [headVersion(), `/external_accounts/${external.id}`, '/external_accounts/{id}'],
+    [headVersion(), `/social_accounts/${external.id}`, '/social_accounts/{id}'],
     ['2026-07-20', `/social_accounts/${external.id}`, '/social_accounts/{id}'],
     // refused before the operation runs (an ill-formed version): still the path requested
     ['not-a-date', '/external_accounts', '/external_accounts'],

@@ -3,14 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeMembership } from '../memberships/fixtures.js';
 import { makeApp } from './app-fixtures.js';
 
 const t = suite('apps: access questions');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 

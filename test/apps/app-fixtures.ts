@@ -5,9 +5,9 @@ import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { jobsOf } from '../payments/payment-fixtures.js';
 import { checkAppBuild, CHECK_APP_BUILD, reviewAppBuild, REVIEW_APP_BUILD } from '../../handlers/apps/build-jobs.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 let routes = 0;
 export const freshRoute = (base = 'app') => `${base}-${process.pid}-${++routes}-${randomBytes(2).toString('hex')}`;
 

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import * as assert from 'uvu/assert';
 import { issueUserToken } from '../../handlers/users/user-service.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeUser } from '../helpers/fixtures.js';
 import type { TestApp } from '../helpers/harness.js';
 
@@ -14,12 +14,12 @@ export async function joinTeam(app: TestApp, ownerToken: string, accountId: stri
   user?: Pick<User, 'id' | 'token'>, status: 'active' | 'invited' = 'active') {
   const member = user ?? await makeUser(app.db);
   const invited = await app.request('POST', '/team_members', {
-    token: ownerToken, version: HEAD_VERSION,
+    token: ownerToken, version: headVersion(),
     body: { account_id: accountId, user_id: member.id, role, ...(role === 'custom' ? { permissions } : {}) },
   });
   assert.is(invited.status, 201, JSON.stringify(invited.body));
   if (status === 'active') {
-    const accepted = await app.request('POST', `/team_members/${invited.body.id}/accept`, { token: member.token, version: HEAD_VERSION });
+    const accepted = await app.request('POST', `/team_members/${invited.body.id}/accept`, { token: member.token, version: headVersion() });
     assert.is(accepted.status, 200, JSON.stringify(accepted.body));
   }
   return { ...member, memberId: invited.body.id as string };

@@ -103,6 +103,8 @@ t('attempt -> proof -> approved pays one reward from the escrow to the worker, e
   const proved = await prove(worker.token, s.id);
   assert.equal([proved.status, proved.deliverable_type, proved.deliverable_urls, proved.content], ['submitted', 'content_url', ['https://clips.example/1'], 'here']);
   assert.ok(proved.submitted_at);
+  const submitted = await app.db('events').where({ type: 'bounty_submission.submitted', account_id: biz.accountId });
+  assert.equal(submitted.map((e: any) => [e.data.id, e.data.status, e.data.submitted_at]), [[s.id, 'submitted', proved.submitted_at]]);
   const again = await call('POST', `/bounty_submissions/${s.id}/submit`, worker.token, { deliverable_type: 'media', deliverable_urls: ['x'] });
   assert.equal([again.status, again.body.error.type], [400, 'invalid_state']);
   const approved = await review(biz.key, s.id, { decision: 'approve' });

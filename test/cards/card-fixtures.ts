@@ -2,11 +2,11 @@
 // cleared payment would be, then topped up into the cards balance).
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 
 export const balanceOf = async (app: TestApp, ledger: string | undefined, bucket = 'available') =>
   ledger ? Number((await app.db('ledger_balances').where({ ledger_id: ledger, currency: 'usd', bucket }).first('amount'))?.amount ?? 0) : 0;

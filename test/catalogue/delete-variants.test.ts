@@ -1,5 +1,5 @@
 // DELETE /variants/{id} and the deprecated DELETE /plans/{id}: a soft delete that stops sales, keeps memberships.
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -12,7 +12,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const at = HEAD_VERSION;
+const at = headVersion();
 
 async function shop() {
   const o = await makeSeller(app.db);

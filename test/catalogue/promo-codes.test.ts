@@ -1,4 +1,4 @@
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -14,7 +14,7 @@ t.after(async () => { await app.close(); });
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
 async function createCode(token: string, accountId: string, extra: Record<string, unknown> = {}) {
-  const res = await app.request('POST', '/promo_codes', { version: HEAD_VERSION, token, body: { account_id: accountId, code: `C${Math.random().toString(36).slice(2, 10)}`, percent_off: 10, ...extra } });
+  const res = await app.request('POST', '/promo_codes', { version: headVersion(), token, body: { account_id: accountId, code: `C${Math.random().toString(36).slice(2, 10)}`, percent_off: 10, ...extra } });
   return expectStatus(res, 201);
 }
 
@@ -46,12 +46,12 @@ t('create a fixed and a percentage code; the code is upper-cased and unique per 
   assert.is(pct.product_id, null);
   assert.is(pct.max_redemptions, null);
   assert.is(pct.expires_at, null);
-  expectError(await app.request('POST', '/promo_codes', { version: HEAD_VERSION, token: o.key, body: { account_id: o.accountId, code: 'half', percent_off: 5 } }),
+  expectError(await app.request('POST', '/promo_codes', { version: headVersion(), token: o.key, body: { account_id: o.accountId, code: 'half', percent_off: 5 } }),
     409, 'conflict', 'code');
   const other = await makeOwner(app.db);
-  expectStatus(await app.request('POST', '/promo_codes', { version: HEAD_VERSION, token: other.key, body: { account_id: other.accountId, code: 'HALF', percent_off: 5 } }), 201);
+  expectStatus(await app.request('POST', '/promo_codes', { version: headVersion(), token: other.key, body: { account_id: other.accountId, code: 'HALF', percent_off: 5 } }), 201);
   assert.equal(await eventTypes(app, o.accountId), ['product.created', 'plan.created', 'promo_code.created', 'promo_code.created']);
-  assert.equal(expectStatus(await app.request('GET', `/promo_codes/${fixed.id}`, { version: HEAD_VERSION, token: o.token }), 200), fixed);
+  assert.equal(expectStatus(await app.request('GET', `/promo_codes/${fixed.id}`, { version: headVersion(), token: o.token }), 200), fixed);
 });
 
 t('create refuses invalid discounts, restrictions and expiries, naming the field', async () => {
@@ -62,7 +62,7 @@ t('create refuses invalid discounts, restrictions and expiries, naming the field
   const variant2 = await createVariant(app, o.key, o.accountId, product2.id);
   const foreignProduct = await createProduct(app, other.key, other.accountId);
   const foreignVariant = await createVariant(app, other.key, other.accountId, foreignProduct.id);
-  const send = (body: Record<string, unknown>) => app.request('POST', '/promo_codes', { version: HEAD_VERSION, token: o.key, body: { account_id: o.accountId, code: 'X1', ...body } });
+  const send = (body: Record<string, unknown>) => app.request('POST', '/promo_codes', { version: headVersion(), token: o.key, body: { account_id: o.accountId, code: 'X1', ...body } });
   expectError(await send({}), 400, 'invalid_request', 'amount_off');
   expectError(await send({ amount_off: 100, currency: 'usd', percent_off: 5 }), 400, 'invalid_request', 'percent_off');
   expectError(await send({ amount_off: 100 }), 400, 'invalid_request', 'currency');
@@ -78,10 +78,10 @@ t('create refuses invalid discounts, restrictions and expiries, naming the field
   expectError(await send({ percent_off: 5, product_id: foreignProduct.id }), 404, 'not_found', 'product_id');
   expectError(await send({ percent_off: 5, plan_id: foreignVariant.id }), 404, 'not_found', 'plan_id');
   expectError(await send({ percent_off: 5, product_id: product.id, plan_id: variant2.id }), 400, 'invalid_request', 'plan_id');
-  expectError(await app.request('POST', '/promo_codes', { version: HEAD_VERSION, token: o.key, body: { account_id: other.accountId, code: 'X', percent_off: 5 } }),
+  expectError(await app.request('POST', '/promo_codes', { version: headVersion(), token: o.key, body: { account_id: other.accountId, code: 'X', percent_off: 5 } }),
     404, 'not_found', 'account_id');
   const viewer = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
-  expectError(await app.request('POST', '/promo_codes', { version: HEAD_VERSION, token: viewer.secret, body: { account_id: o.accountId, code: 'X', percent_off: 5 } }),
+  expectError(await app.request('POST', '/promo_codes', { version: headVersion(), token: viewer.secret, body: { account_id: o.accountId, code: 'X', percent_off: 5 } }),
     403, 'permission_denied');
   expectError(await app.request('POST', '/promo_codes', { body: { account_id: o.accountId, code: 'X', percent_off: 5 } }), 401, 'authentication_required');
   assert.is((await app.db('promo_codes').where({ account_id: o.accountId })).length, 0);
@@ -90,25 +90,25 @@ t('create refuses invalid discounts, restrictions and expiries, naming the field
 t('activate, deactivate and DELETE (archive) follow the lifecycle; archived is final', async () => {
   const o = await makeOwner(app.db);
   const code = await createCode(o.key, o.accountId);
-  const again = expectStatus(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: HEAD_VERSION, token: o.key }), 200);
+  const again = expectStatus(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: headVersion(), token: o.key }), 200);
   assert.equal(again, code, 'activating an active code is a no-op');
-  const off = expectStatus(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: HEAD_VERSION, token: o.key }), 200);
+  const off = expectStatus(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: headVersion(), token: o.key }), 200);
   assert.is(off.status, 'inactive');
-  assert.equal(expectStatus(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: HEAD_VERSION, token: o.key }), 200), off);
-  const on = expectStatus(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: HEAD_VERSION, token: o.key }), 200);
+  assert.equal(expectStatus(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: headVersion(), token: o.key }), 200), off);
+  const on = expectStatus(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: headVersion(), token: o.key }), 200);
   assert.is(on.status, 'active');
-  const archived = expectStatus(await app.request('DELETE', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key }), 200);
+  const archived = expectStatus(await app.request('DELETE', `/promo_codes/${code.id}`, { version: headVersion(), token: o.key }), 200);
   assert.is(archived.status, 'archived');
   assert.is(archived.id, code.id);
-  assert.equal(expectStatus(await app.request('DELETE', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key }), 200), archived);
-  const refused = await app.request('POST', `/promo_codes/${code.id}/activate`, { version: HEAD_VERSION, token: o.key });
+  assert.equal(expectStatus(await app.request('DELETE', `/promo_codes/${code.id}`, { version: headVersion(), token: o.key }), 200), archived);
+  const refused = await app.request('POST', `/promo_codes/${code.id}/activate`, { version: headVersion(), token: o.key });
   expectError(refused, 400, 'invalid_state', 'status');
   assert.match(refused.body.error.message, /archived cannot activate/);
-  expectError(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: HEAD_VERSION, token: o.key }), 400, 'invalid_state', 'status');
-  assert.is(expectStatus(await app.request('GET', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key }), 200).status, 'archived');
+  expectError(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: headVersion(), token: o.key }), 400, 'invalid_state', 'status');
+  assert.is(expectStatus(await app.request('GET', `/promo_codes/${code.id}`, { version: headVersion(), token: o.key }), 200).status, 'archived');
   assert.equal((await eventTypes(app, o.accountId)).filter((e) => e === 'promo_code.updated').length, 3);
   // No update by POST: the path answers other methods (405, with Allow).
-  const wrongMethod = await app.request('POST', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key, body: { status: 'active' } });
+  const wrongMethod = await app.request('POST', `/promo_codes/${code.id}`, { version: headVersion(), token: o.key, body: { status: 'active' } });
   expectError(wrongMethod, 405, 'method_not_allowed');
   assert.is(wrongMethod.headers.get('allow'), 'DELETE, GET, HEAD, OPTIONS');
 });
@@ -118,17 +118,17 @@ t('status moves and reads: 404 for strangers, 403 without the scope, 401 without
   const stranger = await makeOwner(app.db);
   const code = await createCode(o.key, o.accountId);
   for (const [method, path] of [['GET', ''], ['DELETE', ''], ['POST', '/activate'], ['POST', '/deactivate']]) {
-    expectError(await app.request(method, `/promo_codes/${code.id}${path}`, { version: HEAD_VERSION, token: stranger.key }), 404, 'not_found', 'id');
+    expectError(await app.request(method, `/promo_codes/${code.id}${path}`, { version: headVersion(), token: stranger.key }), 404, 'not_found', 'id');
     expectError(await app.request(method, `/promo_codes/${code.id}${path}`, {}), 401, 'authentication_required');
   }
-  expectError(await app.request('GET', '/promo_codes/promo_missing', { version: HEAD_VERSION, token: o.key }), 404, 'not_found', 'id');
+  expectError(await app.request('GET', '/promo_codes/promo_missing', { version: headVersion(), token: o.key }), 404, 'not_found', 'id');
   const viewer = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
-  expectError(await app.request('GET', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: viewer.secret }), 403, 'permission_denied');
-  expectError(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: HEAD_VERSION, token: viewer.secret }), 403, 'permission_denied');
-  expectError(await app.request('DELETE', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: viewer.secret }), 403, 'permission_denied');
+  expectError(await app.request('GET', `/promo_codes/${code.id}`, { version: headVersion(), token: viewer.secret }), 403, 'permission_denied');
+  expectError(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: headVersion(), token: viewer.secret }), 403, 'permission_denied');
+  expectError(await app.request('DELETE', `/promo_codes/${code.id}`, { version: headVersion(), token: viewer.secret }), 403, 'permission_denied');
   const reader = await makeKey(app.db, { accountId: o.accountId, role: null, statements: [{ effect: 'allow', actions: ['promo_code:basic:read'] }] });
-  expectStatus(await app.request('GET', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: reader.secret }), 200);
-  expectError(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: HEAD_VERSION, token: reader.secret }), 403, 'permission_denied');
+  expectStatus(await app.request('GET', `/promo_codes/${code.id}`, { version: headVersion(), token: reader.secret }), 200);
+  expectError(await app.request('POST', `/promo_codes/${code.id}/activate`, { version: headVersion(), token: reader.secret }), 403, 'permission_denied');
 });
 
 t('list: account_id required, filters, and every sort order paged with keyset cursors', async () => {
@@ -147,11 +147,11 @@ t('list: account_id required, filters, and every sort order paged with keyset cu
     for (let i = 0; i < counts[c.code]; i++) await pay(app, seller, { plan_id: variant.id, promo_code: c.code }, { collect: false });
   }
   await createdInOrder(app, 'promo_codes', codes.map((c) => c.id));
-  await app.request('POST', `/promo_codes/${codes[3].id}/deactivate`, { version: HEAD_VERSION, token: o.key });
-  await app.request('DELETE', `/promo_codes/${codes[4].id}`, { version: HEAD_VERSION, token: o.key });
+  await app.request('POST', `/promo_codes/${codes[3].id}/deactivate`, { version: headVersion(), token: o.key });
+  await app.request('DELETE', `/promo_codes/${codes[4].id}`, { version: headVersion(), token: o.key });
 
   const names = (res: any) => expectStatus(res, 200).data.map((c: any) => c.code);
-  const list = (query: Record<string, string | number>) => app.request('GET', '/promo_codes', { version: HEAD_VERSION, token: o.key, query: { account_id: o.accountId, ...query } });
+  const list = (query: Record<string, string | number>) => app.request('GET', '/promo_codes', { version: headVersion(), token: o.key, query: { account_id: o.accountId, ...query } });
   assert.equal(names(await list({})), ['ECHO', 'BRAVO', 'CHARLIE', 'ALPHA', 'DELTA']);
   assert.equal(names(await list({ status: 'active' })), ['CHARLIE', 'ALPHA', 'DELTA']);
   assert.equal(names(await list({ status: 'archived' })), ['ECHO']);
@@ -193,11 +193,11 @@ t('list: account_id required, filters, and every sort order paged with keyset cu
   expectError(await list({ order: 'created_at', after: codeCursor }), 400, 'invalid_request', 'after');
   expectError(await list({ order: 'volume' }), 400, 'invalid_request', 'order');
   expectError(await list({ status: 'deleted' }), 400, 'invalid_request', 'status');
-  expectError(await app.request('GET', '/promo_codes', { version: HEAD_VERSION, token: o.key }), 400, 'invalid_request', 'account_id');
+  expectError(await app.request('GET', '/promo_codes', { version: headVersion(), token: o.key }), 400, 'invalid_request', 'account_id');
   const stranger = await makeOwner(app.db);
-  expectError(await app.request('GET', '/promo_codes', { version: HEAD_VERSION, token: stranger.key, query: { account_id: o.accountId } }), 404, 'not_found', 'account_id');
+  expectError(await app.request('GET', '/promo_codes', { version: headVersion(), token: stranger.key, query: { account_id: o.accountId } }), 404, 'not_found', 'account_id');
   const viewer = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
-  expectError(await app.request('GET', '/promo_codes', { version: HEAD_VERSION, token: viewer.secret, query: { account_id: o.accountId } }), 403, 'permission_denied');
+  expectError(await app.request('GET', '/promo_codes', { version: headVersion(), token: viewer.secret, query: { account_id: o.accountId } }), 403, 'permission_denied');
   expectError(await app.request('GET', '/promo_codes', { query: { account_id: o.accountId } }), 401, 'authentication_required');
 });
 

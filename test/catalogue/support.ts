@@ -1,5 +1,5 @@
 // Shared helpers of the catalogue tests: error assertions and objects made through the API itself.
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import * as assert from 'uvu/assert';
 import type { TestApp, TestResponse } from '../helpers/harness.js';
 
@@ -15,7 +15,7 @@ export function expectStatus(res: TestResponse, status: number) {
 }
 
 export async function createProduct(app: TestApp, token: string, accountId: string, extra: Record<string, unknown> = {}) {
-  const res = await app.request('POST', '/products', { version: HEAD_VERSION, token, body: { account_id: accountId, title: 'Course', ...extra } });
+  const res = await app.request('POST', '/products', { version: headVersion(), token, body: { account_id: accountId, title: 'Course', ...extra } });
   return expectStatus(res, 201);
 }
 

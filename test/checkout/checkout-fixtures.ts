@@ -1,12 +1,12 @@
 // A seller with a product, a variant and a checkout configuration, made through the API, for the checkout page's
 // tests. The page's links are made under PUBLIC_BASE_URL, which the tests point at their own server (the server runs
 // in the test's process, so it reads the same variable).
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import type { TestApp } from '../helpers/harness.js';
 import { expectStatus } from '../catalogue/support.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 
 export const CARDS = { succeeds: '4242424242424242', threeDSecure: '4000002500003155', declined: '4000000000000002' };
 

@@ -1,10 +1,10 @@
 // Deposit destinations, their addresses and simulated on-chain transfers, through the API.
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 /** Before entry 32 (2026-08-21): the object destination, top-level network and metadata. */
 export const PIN = '2026-08-14';
 

@@ -5,9 +5,9 @@ import type { TestApp } from '../helpers/harness.js';
 import { makeSeller, makeVariant, pay, settleRefunds } from '../payments/payment-fixtures.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { reportOnPayment } from '../../sandbox/card_scheme/index.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 /** Before entry 52 (2026-07-30) and entry 14 (2026-08-28): the official client's default pin. */
 export const OLD = '2026-07-20';
 

@@ -3,14 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { generateRecommendations, sweepRecommendations, GENERATE_TASK } from '../../handlers/economic_intelligence/generate.js';
 import { eventsOf, jobsFor } from '../account_preferences/preference-fixtures.js';
 
 const t = suite('economic intelligence recommendations');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
@@ -33,7 +33,7 @@ async function generated(o: { accountId: string }) {
   return app.db('economic_intelligence_recommendations').where({ account_id: o.accountId }).orderBy('created_at');
 }
 
-const patch = (o: { key: string }, id: string, body: unknown, version = HEAD_VERSION) =>
+const patch = (o: { key: string }, id: string, body: unknown, version = headVersion()) =>
   app.request('PATCH', `/economic_intelligence/${id}`, { token: o.key, body, version });
 
 t('turning Economic Intelligence on queues a run for the account', async () => {

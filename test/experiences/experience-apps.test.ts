@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
 import { makeApp, uploadArtifact } from '../apps/app-fixtures.js';
@@ -13,7 +13,7 @@ import { eventsOf } from '../account_preferences/preference-fixtures.js';
 const t = suite('experiences: apps, logos, duplicates');
 let app: TestApp;
 let env: FileEnv;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); env = useTemporaryStore(app); });
 t.after(async () => { env.restore(); await app.close(); });
 

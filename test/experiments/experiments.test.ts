@@ -6,9 +6,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
-const VERSION = HEAD_VERSION;
+const VERSION = headVersion();
 const BEFORE_28 = '2026-08-24'; // pins before 2026-08-25: no account_id, opaque subject_id
 const BEFORE_31 = '2026-08-14'; // pins before 2026-08-21: findings optional
 const t = suite('experiments');

@@ -3,9 +3,9 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 export type Query = Record<string, string | number | boolean | undefined>;
 
 export interface Leg { bucket: string; amount: number }

@@ -1,5 +1,5 @@
 // Every operation fuzzed from its schemas at the latest version (test/fuzz/fuzz-every-operation.ts).
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { fuzzAt } from './fuzz-every-operation.js';
 
-fuzzAt(HEAD_VERSION);
+fuzzAt(headVersion());

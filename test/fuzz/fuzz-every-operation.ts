@@ -6,8 +6,8 @@
 // named, so new operations are fuzzed as they are added.
 // FUZZ_RUNS=<n> requests per operation and version (default 80; past the enumerated count, further passes draw
 // other values); FUZZ_SEED=<n> another seed. A failure prints the request, which replays with the same seed.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOpenApiDocument } from '../../runtime/openapi-store.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -15,7 +15,7 @@ import { operations } from '../../generated/routes.js';
 import type { OperationDefinition } from '../../runtime/operation.js';
 import { validate } from '../../runtime/validation.js';
 import { normaliseQuery } from '../../runtime/query-params.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { makeWorld, type World } from './fuzz-world.js';
 import { docOperations, OperationRequests, pathParamPrefix, type FuzzRequest } from './operation-requests.js';
@@ -83,7 +83,7 @@ export function fuzzAt(version: string): void {
     await counts?.close();
     await app.close();
   });
-  const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi', `${version}.json`), 'utf8'));
+  const doc = JSON.parse(readOpenApiDocument(join(projectRoot, 'generated'), version));
   t('no operation answers a 5xx, every 4xx is the envelope, and no refused request writes a row', () => fuzz(app, world, counts, version, doc));
   t.run();
 }
@@ -160,7 +160,7 @@ async function fuzz(app: TestApp, world: World, counts: RowCounts, version: stri
   const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`fuzz: ${sent} requests to ${groups} operation versions (FUZZ_RUNS=${RUNS}, seed ${SEED}) in ${seconds} s; `
     + `statuses ${byStatus}; ${counts.snapshots} row-count snapshots in ${(counts.milliseconds / 1000).toFixed(1)} s`);
-  const expected = version === HEAD_VERSION ? operations.filter((op) => !op.gone).length : operations.filter((op) => docOps.has(op.id)).length;
+  const expected = version === headVersion() ? operations.filter((op) => !op.gone).length : operations.filter((op) => docOps.has(op.id)).length;
   assert.ok(groups >= expected && groups > 0, `${groups} operations fuzzed at ${version}, of ${expected}`);
   if (failures.length) {
     assert.unreachable(`${failures.length} failures (seed ${SEED}, FUZZ_RUNS=${RUNS}); the first ${Math.min(failures.length, SHOWN_FAILURES)}:\n`

@@ -6,7 +6,7 @@ import type { TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makePromo, makeSavedMethod, makeSeller, makeToken, makeVariant, pay } from '../payments/payment-fixtures.js';
 import { makeConfirmationToken, makeMembership, makePaymentMethod } from '../memberships/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import type { IdPool } from './schema-values.js';
 
 export interface Credentials {
@@ -25,7 +25,7 @@ export interface World {
 export async function makeWorld(app: TestApp): Promise<World> {
   const seller = await makeSeller(app.db);
   const post = async (path: string, body: Record<string, unknown>, token: string = seller.key) => {
-    const res = await app.request('POST', path, { token, version: HEAD_VERSION, body });
+    const res = await app.request('POST', path, { token, version: headVersion(), body });
     return res.status < 300 ? (res.body as { id?: string }) : null;
   };
   const buyer = await makeUser(app.db);

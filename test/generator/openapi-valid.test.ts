@@ -1,4 +1,4 @@
-// Every version's OpenAPI document (generated/openapi/, as served; `npm run check` proves it fresh) is one a standard
+// Every version's OpenAPI document (assembled from generated/openapi.json as served; `npm run check` proves it fresh) is one a standard
 // tool accepts: the OpenAPI 3.1 schema and checks of @readme/openapi-parser, and Redocly's recommended lint under
 // redocly.yaml with no error and no warning. Each rule redocly.yaml turns off finds, under the bare recommended set,
 // only what its reason there says. Every operation declares the security its spec declares (a public one
@@ -6,21 +6,22 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { createConfig, loadConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { loadSpec } from '../../generator/load-spec.js';
 import { projectRoot } from '../../runtime/project-root.js';
+import { readOpenApiDocument, storeFile } from '../../runtime/openapi-store.js';
 import { specData } from '../../generated/spec-data.js';
 
 const t = suite('generator: OpenAPI documents are valid');
 
 type Json = any;
 const CONFIG = join(projectRoot, 'redocly.yaml');
-const DIR = join(projectRoot, 'generated', 'openapi');
-const documents = readdirSync(DIR).filter((name) => name.endsWith('.json')).sort()
-  .map((name) => [name.replace(/\.json$/, ''), readFileSync(join(DIR, name), 'utf8')] as const);
+const GENERATED = join(projectRoot, 'generated');
+const documents = Object.keys(JSON.parse(readFileSync(storeFile(GENERATED), 'utf8')).versions).sort()
+  .map((date) => [date, readOpenApiDocument(GENERATED, date)] as const);
 const { spec } = loadSpec(projectRoot);
 
 const describe = (problems: NormalizedProblem[]) =>
@@ -63,7 +64,7 @@ t('@readme/openapi-parser finds every document valid, without warnings', async (
 t('Redocly\'s recommended lint under redocly.yaml finds no error and no warning in any document', async () => {
   const config = await loadConfig({ configPath: CONFIG });
   for (const [date, text] of documents) {
-    const problems = await lintFromString({ source: text, absoluteRef: join(DIR, `${date}.json`), config });
+    const problems = await lintFromString({ source: text, absoluteRef: join(GENERATED, 'openapi', `${date}.json`) /* the version's name in messages */, config });
     assert.equal(describe(problems), '', `${date}`);
   }
 });

@@ -183,7 +183,71 @@ t('a plain operation has no handler file; one with a hook gets the hook\'s scaff
   writeIn(root, 'handlers/test_widgets/retrieveTestWidget.ts', 'export const retrieveTestWidget = 1;\n');
   const check = await runGenerator(root, '--check');
   assert.is(check.code, 1, check.stdout);
-  assert.match(check.stderr, 'declared plain, with no hook; delete:\n  handlers/test_widgets/retrieveTestWidget.ts');
+  assert.match(check.stderr, 'declared plain, with no hook of their own (none, or shared code: plain.hook.code); delete:\n  handlers/test_widgets/retrieveTestWidget.ts');
+});
+
+/** The retrieve, read also by the widget's maker (a user token), without the account's scopes. */
+const OWN = replaceOnce(PLAIN, '    plain: { kind: retrieve, fill: *fill }', '    plain: { kind: retrieve, fill: *fill, own: { user: maker_id } }');
+
+t('a retrieve\'s own names the column of the row\'s user, whose token reaches it (runtime/plain/own-rows.ts)', () => {
+  const ops = generate(projectCopy({ fixture: replaceOnce(OWN, "  deleteTestWidget:", `  retrieveOwnTestWidget:
+    method: GET
+    path: /own_test_widgets/{id}
+    summary: Retrieve a test widget of one's own
+    auth: [user_token]
+    response: { type: TestWidget }
+    plain: { kind: retrieve, own: { user: maker_id, only: true }, fill: { code: 'test_widgets/widget-fill#widgetPopularity', fields: [popularity] } }
+
+  deleteTestWidget:`) })).files['plain-operations.ts'];
+  assert.match(ops, "own: { user: 'maker_id' },");
+  // only: no scopes are declared, none are checked; the row's user alone reads it
+  assert.match(ops, "scopes: [],\n  own: { user: 'maker_id', only: true },");
+});
+
+/** Lists of rows reached otherwise than by an account's scope: the caller's own widgets, an account's widgets by
+ * the path's {id}, and a widget of one's own's widgets (its maker is the caller). */
+const LIST_KINDS = replaceOnce(PLAIN, '  retrieveTestWidget:', `  listOwnTestWidgets:
+    method: GET
+    path: /own_test_widgets
+    summary: List one's own test widgets
+    auth: [user_token]
+    query: { colour: { type: enum, values: [red, green] } }
+    response: { list: { of: TestWidget, default_page_size: 10, max_page_size: 50 } }
+    plain: { kind: list, own: { user: maker_id, only: true }, filters: { colour: equal } }
+
+  listAccountTestWidgets:
+    method: GET
+    path: /accounts/{id}/test_widgets
+    summary: List an account's test widgets
+    scopes: [company:basic:read]
+    query: { direction: { type: enum, values: [asc, desc], default: asc } }
+    response: { list: { of: TestWidget, default_page_size: 10, max_page_size: 50 } }
+    plain: { kind: list, parent: { resource: Account, column: account_id } }
+
+  listTestWidgetSiblings:
+    method: GET
+    path: /test_widgets/{id}/siblings
+    summary: List the widgets of a widget of one's own
+    auth: [user_token]
+    response: { list: { of: TestWidget, default_page_size: 10, max_page_size: 50 } }
+    plain: { kind: list, parent: { resource: TestWidget, column: sibling_of }, own: { user: maker_id, only: true } }
+
+  retrieveTestWidget:`);
+
+t('a list of one\'s own rows, and a list of a parent\'s rows by the path\'s {id} (runtime/plain/list.ts)', () => {
+  const ops = generate(projectCopy({ fixture: LIST_KINDS })).files['plain-operations.ts'];
+  // own.only: the calling user's rows, no scope
+  assert.match(ops, `export const listOwnTestWidgets = plainList<Operations['listOwnTestWidgets']>(resources.TestWidget, {
+  scope: null,`);
+  assert.match(ops, `  idColumn: 'test_widgets.id',
+  own: { user: 'maker_id', only: true },
+});`);
+  // parent: read as its retrieve reads it (the list's scope; own, the parent's user), its rows by the column
+  assert.match(ops, `export const listAccountTestWidgets = plainList<Operations['listAccountTestWidgets']>(resources.TestWidget, {
+  parent: { resource: resources.Account, column: 'test_widgets.account_id' },
+  scope: 'company:basic:read',`);
+  assert.match(ops, `  parent: { resource: resources.TestWidget, column: 'test_widgets.sibling_of' },
+  scope: null,`);
 });
 
 const problemCases: [string, string, string, ...string[]][] = [
@@ -216,7 +280,7 @@ const problemCases: [string, string, string, ...string[]][] = [
   ['a summary filtering by more than its account',
     replaceOnce(PLAIN, '    response: { type: TestWidgetSummary }', '      until: timestamp\n    response: { type: TestWidgetSummary }'), '      until: timestamp', 'query.until', 'totals by account only'],
   ['a fill on a kind that reads no page',
-    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, fill: *fill, hook:'), 'plain: { kind: delete, fill', 'plain.fill', 'applies to a plain retrieve or list, not a delete'],
+    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, fill: *fill, hook:'), 'plain: { kind: delete, fill', 'plain.fill', 'applies to a plain retrieve, list or transition, not a delete'],
   ['a fill setting a field a column holds',
     replaceOnce(PLAIN, 'fields: [popularity] }', 'fields: [popularity, name] }'), "fill: &fill { code:", 'plain.fill.fields.1', 'names name, which is read from a column of test_widgets'],
   ['a fill setting no field of the resource',
@@ -235,6 +299,33 @@ const problemCases: [string, string, string, ...string[]][] = [
     replaceOnce(PLAIN, '        colours: { equal: colour }', '        colours: { keyed: colour }'), 'colours: { keyed: colour }', 'filters.colours.keyed', 'one filter of a list is keyed'],
   ['an event of another resource',
     replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: account.created, hook:'), 'emits: account.created', 'plain.emits', 'carries Account, not TestWidget'],
+  ['own on a kind that finds no row of its user',
+    replaceOnce(PLAIN, 'plain: { kind: update, fields: [name, size, metadata] }', 'plain: { kind: update, own: { user: maker_id }, fields: [name, size, metadata] }'),
+    'plain: { kind: update, own', 'plain.own', 'applies to a plain retrieve, list, delete or transition, not a update'],
+  ['own naming a field that is not a column',
+    replaceOnce(OWN, 'own: { user: maker_id }', 'own: { user: secret }'), 'own: { user: secret }', 'plain.own.user', 'names secret, which is not a column of test_widgets'],
+  ['own.only with scopes, which it never checks',
+    replaceOnce(replaceOnce(OWN, 'own: { user: maker_id }', 'own: { user: maker_id, only: true }'), '    scopes: [company:basic:read]\n    query: { since',
+      '    scopes: [company:basic:read, company:update]\n    query: { since'), 'scopes: [company:basic:read, company:update]', 'scopes', 'never checked'],
+  ['own for an operation that takes no user token',
+    replaceOnce(OWN, '    query: { since: timestamp }\n', '    auth: [api_key]\n    query: { since: timestamp }\n'), 'own: { user: maker_id }', 'plain.own', 'does not take user tokens'],
+  ['a list\'s own without only and without a parent',
+    replaceOnce(LIST_KINDS, 'own: { user: maker_id, only: true }, filters', 'own: { user: maker_id }, filters'), 'own: { user: maker_id }, filters', 'plain.own', 'needs only: true'],
+  ['a parent list whose path does not end with {id}/<its rows>',
+    replaceOnce(LIST_KINDS, '    path: /accounts/{id}/test_widgets', '    path: /accounts/{id}'), 'path: /accounts/{id}', 'path', 'must end with {id}/<its rows>'],
+  ['a parent that is not a stored resource',
+    replaceOnce(LIST_KINDS, 'parent: { resource: Account,', 'parent: { resource: TestWidgetTotal,'), 'parent: { resource: TestWidgetTotal', 'plain.parent.resource', 'not a stored resource'],
+  ['a parent column the table does not hold as a column',
+    replaceOnce(LIST_KINDS, 'column: account_id }', 'column: secret }'), 'column: secret }', 'plain.parent.column', 'not a column of test_widgets'],
+  ['a parent list naming an account too',
+    replaceOnce(LIST_KINDS, '    summary: List an account\'s test widgets\n', '    summary: List an account\'s test widgets\n    account: query.direction\n'),
+    'account: query.direction', 'account', 'is not taken'],
+  ['a plain list without a scope whose account parameter is optional',
+    replaceOnce(PLAIN, '    account: query.account_id\n    scopes: [company:basic:read]\n    query:\n      account_id: { type: id, resource: Account }\n      colour:',
+      '    account: query.account_id\n    scopes: []\n    query:\n      account_id: { type: id, resource: Account }\n      colour:'),
+    '    plain:', 'plain', 'needs a required account parameter'],
+  ['a plain retrieve without scopes, a hook or own.only',
+    replaceOnce(PLAIN, '    scopes: [company:basic:read]\n    query: { since', '    scopes: []\n    query: { since'), 'plain: { kind: retrieve, fill', 'plain', 'needs scopes'],
 ];
 
 for (const [name, text, line, ...words] of problemCases) {

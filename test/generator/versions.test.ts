@@ -111,9 +111,9 @@ t('field_hidden: the head declares a field it hides; older versions show it, fil
   const [head, before] = views;
   assert.not.ok('label' in head.resources.TestWidget.fields);
   assert.equal(before.resources.TestWidget.fields.label.type, 'string');
-  const { files } = generate(root);
+  const { files, documents } = generate(root);
   // The head's document has no label; the older one does.
-  const doc = (date: string) => JSON.parse(files[`openapi/${date}.json`]).components.schemas.TestWidget.properties;
+  const doc = (date: string) => JSON.parse(documents[date]).components.schemas.TestWidget.properties;
   assert.not.ok('label' in doc('2026-10-01'));
   assert.ok('label' in doc(before.date));
   // Handlers may leave it out: optional in the head's type.

@@ -5,11 +5,11 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from './harness.js';
 import { runOnClock } from '../../runtime/clock.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
 export async function laterOnClock(app: TestApp, seller: { key: string; accountId: string }, ms: number) {
   const res = await app.request('POST', '/sandbox/clocks', {
-    token: seller.key, version: HEAD_VERSION, body: { account_id: seller.accountId, frozen_time: new Date(Date.now() + ms).toISOString() },
+    token: seller.key, version: headVersion(), body: { account_id: seller.accountId, frozen_time: new Date(Date.now() + ms).toISOString() },
   });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const clock = { clockId: res.body.id as string, now: res.body.frozen_time as string };

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { pagePlan, recordStatements, stopRecordingStatements, type PagePlan } from '../helpers/page-plans.js';
 
 const ROWS = Number(process.env.LARGE_TABLE_ROWS ?? 20_000);
@@ -47,7 +47,7 @@ async function expected(parent: string, offset: number, min = 0, max = Number.MA
 
 /** A page by volume, read over HTTP and explained; `walked`: it must come from an index in volume order (no sort). */
 async function page(owner: { key: string }, query: Record<string, string>, walked = true): Promise<PagePlan> {
-  const measured = await pagePlan(app, 'GET', '/accounts', { token: owner.key, version: HEAD_VERSION, query: { order: 'volume', first: String(PAGE), ...query } }, 'accounts');
+  const measured = await pagePlan(app, 'GET', '/accounts', { token: owner.key, version: headVersion(), query: { order: 'volume', first: String(PAGE), ...query } }, 'accounts');
   if (process.env.LARGE_TABLE_REPORT) console.log(JSON.stringify({ query, plan: measured.plan, scanned: measured.scanned, buffers: measured.buffers }));
   assert.not.ok(measured.nodes.some((n) => n.startsWith('Seq Scan on accounts')), measured.plan);
   if (walked) {

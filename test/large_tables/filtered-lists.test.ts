@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { pagePlan, recordStatements, stopRecordingStatements, type PagePlan } from '../helpers/page-plans.js';
 
 const ROWS = Number(process.env.LARGE_TABLE_ROWS ?? 20_000);
@@ -69,13 +69,13 @@ async function page(table: string, path: string, version: string, query: Record<
 const ids = (p: PagePlan) => p.res.body.data.map((d: { id: string }) => d.id);
 
 t('GET /payments?status=succeeded reads a page of succeeded payments, not the newer processing ones', async () => {
-  const first = await page('payments', '/payments', HEAD_VERSION, { account_id: owner.accountId, status: 'succeeded', first: String(PAGE) }, 1);
+  const first = await page('payments', '/payments', headVersion(), { account_id: owner.accountId, status: 'succeeded', first: String(PAGE) }, 1);
   assert.equal(ids(first), await expected('payments', ['succeeded'], 0));
-  const second = await page('payments', '/payments', HEAD_VERSION,
+  const second = await page('payments', '/payments', headVersion(),
     { account_id: owner.accountId, status: 'succeeded', first: String(PAGE), after: first.res.body.page_info.end_cursor }, 1);
   assert.equal(ids(second), await expected('payments', ['succeeded'], PAGE));
   // The newest status, which the statistics say no row has, is walked the same way.
-  const processing = await page('payments', '/payments', HEAD_VERSION, { account_id: owner.accountId, status: 'processing', first: String(PAGE) }, 1);
+  const processing = await page('payments', '/payments', headVersion(), { account_id: owner.accountId, status: 'processing', first: String(PAGE) }, 1);
   assert.equal(ids(processing), await expected('payments', ['processing'], 0));
 });
 
@@ -103,9 +103,9 @@ t('GET /payments with a status and statuses allowing nothing together is an empt
 });
 
 t('GET /payment_method_domains?status=verified (a keyed filter) reads a page of verified domains', async () => {
-  const first = await page('payment_method_domains', '/payment_method_domains', HEAD_VERSION, { account_id: owner.accountId, status: 'verified', first: String(PAGE) }, 1);
+  const first = await page('payment_method_domains', '/payment_method_domains', headVersion(), { account_id: owner.accountId, status: 'verified', first: String(PAGE) }, 1);
   assert.equal(ids(first), await expected('payment_method_domains', ['verified'], 0));
-  const second = await page('payment_method_domains', '/payment_method_domains', HEAD_VERSION,
+  const second = await page('payment_method_domains', '/payment_method_domains', headVersion(),
     { account_id: owner.accountId, status: 'verified', first: String(PAGE), after: first.res.body.page_info.end_cursor }, 1);
   assert.equal(ids(second), await expected('payment_method_domains', ['verified'], PAGE));
 });

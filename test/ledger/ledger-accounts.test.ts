@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { holdForKyc } from '../payouts/payout-fixtures.js';
@@ -16,7 +16,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const get = (id: string, token: string, version = HEAD_VERSION) => app.request('GET', `/ledger_accounts/${id}`, { token, version });
+const get = (id: string, token: string, version = headVersion()) => app.request('GET', `/ledger_accounts/${id}`, { token, version });
 
 t('an account\'s balance: every currency, the buckets as money, and the account\'s payment controls', async () => {
   const o = await makeOwner(app.db);

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { joinTeam } from '../auth/team.js';
 import { makeMembership, makeProduct } from '../memberships/fixtures.js';
@@ -11,7 +11,7 @@ import { makeSeller } from '../payments/payment-fixtures.js';
 
 const t = suite('user access through memberships');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 

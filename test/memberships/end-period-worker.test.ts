@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { endMembershipPeriod } from '../../handlers/memberships/end-period-task.js';
 import { membershipPeriodSweep } from '../../handlers/memberships/period-sweep.js';
@@ -11,7 +11,7 @@ import { makeMembership, waitFor } from './fixtures.js';
 
 const t = suite('membership period sweep on the worker');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { until } from '../helpers/poll.js';
 import { makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { CARDS, makeSeller, makeToken } from '../payments/payment-fixtures.js';
 
 export const DAY = 86_400_000;
@@ -17,7 +17,7 @@ export type Shop = Seller & { clockId: string; t0: number };
 
 export function lifecycleApi(app: TestApp) {
   const call = (key: string, method: string, path: string, body?: unknown, query?: Record<string, string>) =>
-    app.request(method, path, { token: key, version: HEAD_VERSION, body, query });
+    app.request(method, path, { token: key, version: headVersion(), body, query });
   async function ok(key: string, method: string, path: string, body?: unknown, query?: Record<string, string>) {
     const res = await call(key, method, path, body, query);
     assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);

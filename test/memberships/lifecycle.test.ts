@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { CARDS, makeSeller } from '../payments/payment-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { DAY, HOUR, iso, lifecycleApi } from './lifecycle-fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { until } from '../helpers/poll.js';
@@ -273,7 +273,7 @@ t('every lifecycle move is delivered as a webhook, rendered at each subscription
     const s = await shop();
     const events = ['membership.activated', 'membership.renewed', 'membership.past_due', 'membership.expired', 'payment.succeeded', 'payment.failed'];
     const hook = async (pin: string) => (await ok(s.key, 'POST', '/webhooks', { account_id: s.accountId, url: receiver.url, events, api_version_date: pin })).id;
-    const [head, pinned] = [await hook(HEAD_VERSION), await hook('2026-07-20')];
+    const [head, pinned] = [await hook(headVersion()), await hook('2026-07-20')];
     const v = await variant(s, { plan_type: 'renewal', billing_period: 30, trial_period_days: 7, initial_price: 100, renewal_price: 1500 });
     const { membershipId } = await buy(s, v.id);
     await advanceTo(s, s.t0 + 7 * DAY + HOUR);

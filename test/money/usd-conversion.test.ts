@@ -93,7 +93,7 @@ t('one rate table: a rate the operator changes moves swap quotes and usd_total a
   };
   assert.is((await quote()).rate, '1.27000000');
   assert.equal((await manualPayment(s, 1000, 'gbp')).usd_total, usd(1270));
-  // fx_rates is the operator's table (README "Swaps and the rate table"); no API writes it, so the test does as the
+  // fx_rates is the operator's table (docs/areas/swaps.md); no API writes it, so the test does as the
   // operator would. Every server caches it and hears the change (migrations/495_fx_rates_cached.ts).
   await app.db('fx_rates').where({ currency: 'gbp' }).update({ usd_rate_e8: 125_500_000 }); // sql-state-write: fx_rates is the operator's table with no API or CLI to write it; the test does as the operator would
   try {

@@ -34,7 +34,7 @@ t('a changed source makes dist/ stale; npm start rebuilds it and serves the API 
     assert.is(res.status, 200);
     assert.is((await res.json()).id, o.accountId);
     const openapi = await fetch(`${cluster.url}/openapi.json`);
-    assert.is(openapi.status, 200, 'data files (generated/openapi) resolve from the bundle');
+    assert.is(openapi.status, 200, 'data files (generated/openapi.json) resolve from the bundle');
     // The primary sums the API processes' metrics with prom-client loaded on demand (bin/prom-aggregator.ts).
     const metrics = await fetch(`${new URL(cluster.url).origin}/metrics`);
     assert.is(metrics.status, 200, `GET /metrics from the bundle: ${await metrics.clone().text()}`);

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import { isSealed, unseal } from '../../runtime/sealed-secrets.js';
 import { makeMembership } from '../memberships/fixtures.js';
@@ -16,7 +16,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const call = (method: string, path: string, token: string, body?: unknown) => app.request(method, path, { token, body, version: HEAD_VERSION });
+const call = (method: string, path: string, token: string, body?: unknown) => app.request(method, path, { token, body, version: headVersion() });
 const columns = async () => (await app.db.raw(`select column_name from information_schema.columns
   where table_schema = current_schema() and table_name = 'memberships' and column_name like 'license_key%' order by 1`)).rows
   .map((r: { column_name: string }) => r.column_name);

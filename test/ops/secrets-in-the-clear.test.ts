@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { REDACTED } from '../../runtime/secret-paths.js';
 import { fundSide } from '../transfers/ledger-fixtures.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -37,7 +37,7 @@ const keep = (what: string, value: unknown) => {
   secrets.set(what, value as string);
 };
 const call = async (method: string, path: string, token: string, body?: unknown, idempotencyKey?: string) => {
-  const res = await app.request(method, path, { token, body, version: HEAD_VERSION, idempotencyKey });
+  const res = await app.request(method, path, { token, body, version: headVersion(), idempotencyKey });
   assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 };
@@ -71,7 +71,7 @@ t('every flow that makes a secret leaves none of them in the request log or the 
   // A webhook: its signing secret, which deliveries are signed with.
   const hook = await call('POST', '/webhooks', seller.key, {
     account_id: seller.accountId, url: receiver.url, events: ['transfer.created', 'setup_intent.requires_action', 'membership.activated',
-      'membership.updated', 'membership.paused', 'membership.resumed', 'membership.extended', 'membership.canceled'], api_version_date: HEAD_VERSION,
+      'membership.updated', 'membership.paused', 'membership.resumed', 'membership.extended', 'membership.canceled'], api_version_date: headVersion(),
   }, 'hook-once');
   keep('webhook secret', hook.secret);
   receiver.secret = hook.secret;

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { hashSecret } from '../../runtime/credentials.js';
 import { randomToken } from '../../runtime/ids.js';
 import { isSealed, unseal } from '../../runtime/sealed-secrets.js';
@@ -17,7 +17,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const call = (method: string, path: string, token: string, body?: unknown) => app.request(method, path, { token, body, version: HEAD_VERSION });
+const call = (method: string, path: string, token: string, body?: unknown) => app.request(method, path, { token, body, version: headVersion() });
 const origin = () => new URL(app.url).origin;
 
 t('claim codes, tokens and secrets stored in the clear before it are hashed or sealed; old codes still claim', async () => {

@@ -11,7 +11,7 @@ import { closeUnanswered } from '../../handlers/disputes/network.js';
 import { reportOnPayment, ruleOnDispute } from '../../sandbox/card_scheme/index.js';
 import { pay, settleRefunds } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { referred as referredBy } from './partner-fixtures.js';
 
 const t = suite('partner reversals');
@@ -19,13 +19,13 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const get = (token: string, path: string) => app.request('GET', path, { token, version: HEAD_VERSION });
+const get = (token: string, path: string) => app.request('GET', path, { token, version: headVersion() });
 
 const referred = () => referredBy(app);
 type Referred = Awaited<ReturnType<typeof referred>>;
 
 async function refund(r: Referred, paymentId: string, partial?: number) {
-  const res = await app.request('POST', `/payments/${paymentId}/refund`, { token: r.key, version: HEAD_VERSION, body: partial ? { partial_amount: partial } : {} });
+  const res = await app.request('POST', `/payments/${paymentId}/refund`, { token: r.key, version: headVersion(), body: partial ? { partial_amount: partial } : {} });
   assert.is(res.status, 200, JSON.stringify(res.body));
   await settleRefunds(app, paymentId);
   return (await app.db('refunds').where({ payment_id: paymentId }).orderBy('created_at', 'desc').first()).id as string;
@@ -102,7 +102,7 @@ t('a chargeback the seller loses (or leaves unanswered) reverses what the refund
   const ruled = await pay(app, r, { amount: 10_000, currency: 'usd' }, { card: NETWORK_CARDS.chargeback });
   await reportOnPayment(app.db, ruled.id);
   const d2 = await app.db('disputes').where({ payment_id: ruled.id }).first();
-  const submitted = await app.request('POST', `/disputes/${d2.id}/submit`, { token: r.key, version: HEAD_VERSION, body: {} });
+  const submitted = await app.request('POST', `/disputes/${d2.id}/submit`, { token: r.key, version: headVersion(), body: {} });
   assert.is(submitted.status, 200, JSON.stringify(submitted.body));
   await ruleOnDispute(app.db, d2.id);
   assert.is((await app.db('disputes').where({ id: d2.id }).first()).status, 'lost');
@@ -112,8 +112,8 @@ t('a chargeback the seller loses (or leaves unanswered) reverses what the refund
   const won = await pay(app, r, { amount: 10_000, currency: 'usd' }, { card: NETWORK_CARDS.chargeback });
   await reportOnPayment(app.db, won.id);
   const d3 = await app.db('disputes').where({ payment_id: won.id }).first();
-  await app.request('PATCH', `/disputes/${d3.id}`, { token: r.key, version: HEAD_VERSION, body: { evidence: { product_description: 'winning_evidence' } } });
-  await app.request('POST', `/disputes/${d3.id}/submit`, { token: r.key, version: HEAD_VERSION, body: {} });
+  await app.request('PATCH', `/disputes/${d3.id}`, { token: r.key, version: headVersion(), body: { evidence: { product_description: 'winning_evidence' } } });
+  await app.request('POST', `/disputes/${d3.id}/submit`, { token: r.key, version: headVersion(), body: {} });
   await ruleOnDispute(app.db, d3.id);
   assert.is((await app.db('disputes').where({ id: d3.id }).first()).status, 'won');
   assert.equal((await earnings(r)).filter((e: any) => e.resource.id === won.id).map((e: any) => e.status), ['awaiting_settlement']);

@@ -10,7 +10,7 @@ import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { REFERRAL_WINDOW_DAYS } from '../../handlers/partners/refer.js';
 import { pay } from '../payments/payment-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { referred } from './partner-fixtures.js';
 
 const t = suite('partner settlement and expiry');
@@ -21,7 +21,7 @@ t.after(async () => { await app.close(); });
 const SECOND = 1000;
 const DAY = 86_400_000;
 const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
-const get = (token: string, path: string) => app.request('GET', path, { token, version: HEAD_VERSION });
+const get = (token: string, path: string) => app.request('GET', path, { token, version: headVersion() });
 const wallet = async (userId: string) => {
   const rows = await app.db('ledger_balances').where({ ledger_id: await ledgerOf(app.db, userId), currency: 'usd' }).whereIn('bucket', ['available', 'pending']).select('bucket', 'amount');
   const of = (b: string) => Number(rows.find((r: any) => r.bucket === b)?.amount ?? 0);
@@ -31,13 +31,13 @@ const wallet = async (userId: string) => {
 type Referred = Awaited<ReturnType<typeof referred>>;
 
 async function onClock(r: Referred, frozenTime: string) {
-  const res = await app.request('POST', '/sandbox/clocks', { token: r.key, version: HEAD_VERSION, body: { account_id: r.accountId, frozen_time: frozenTime } });
+  const res = await app.request('POST', '/sandbox/clocks', { token: r.key, version: headVersion(), body: { account_id: r.accountId, frozen_time: frozenTime } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.id as string;
 }
 
 async function advance(r: Referred, clockId: string, to: string) {
-  const res = await app.request('POST', `/sandbox/clocks/${clockId}/advance`, { token: r.key, version: HEAD_VERSION, body: { frozen_time: to } });
+  const res = await app.request('POST', `/sandbox/clocks/${clockId}/advance`, { token: r.key, version: headVersion(), body: { frozen_time: to } });
   assert.is(res.status, 200, JSON.stringify(res.body));
   await until(async () => (await get(r.key, `/sandbox/clocks/${clockId}`)).body.status === 'ready', `clock ready at ${to}`, { timeoutMs: 30_000 });
 }

@@ -8,20 +8,20 @@ import { makeKey, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { pay, settleRefunds } from '../payments/payment-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
 const t = suite('partner tiers');
 let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const get = (token: string, path: string) => app.request('GET', path, { token, version: HEAD_VERSION });
+const get = (token: string, path: string) => app.request('GET', path, { token, version: headVersion() });
 const pendingOf = async (userId: string) =>
   Number((await app.db('ledger_balances').where({ ledger_id: await ledgerOf(app.db, userId), currency: 'usd', bucket: 'pending' }).first('amount'))?.amount ?? 0);
 
 /** `owner` creates an account referred by `partnerUsername`; its admin key and client id. */
 async function shopOf(owner: { token: string }, partnerUsername: string) {
-  const res = await app.request('POST', '/accounts', { token: owner.token, version: HEAD_VERSION, body: { title: 'Tiered shop', affiliate_code: partnerUsername } });
+  const res = await app.request('POST', '/accounts', { token: owner.token, version: headVersion(), body: { title: 'Tiered shop', affiliate_code: partnerUsername } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const accountId = res.body.id as string;
   const key = (await makeKey(app.db, { accountId, role: 'admin' })).secret;
@@ -62,7 +62,7 @@ t('a payment earns both tiers: 30% and 5% of the platform fee, second_tier on th
   assert.equal([await pendingOf(lower.id), await pendingOf(upper.id)], [30, 5]);
   assert.equal((await get(upper.token, `/partners/businesses/${second.id}`)).body.earnings_usd, { completed: '0.00', pending: '0.05', total: '0.05' });
 
-  const refunded = await app.request('POST', `/payments/${p.id}/refund`, { token: shop.key, version: HEAD_VERSION, body: {} });
+  const refunded = await app.request('POST', `/payments/${p.id}/refund`, { token: shop.key, version: headVersion(), body: {} });
   assert.is(refunded.status, 200, JSON.stringify(refunded.body));
   await settleRefunds(app, p.id);
   const reversed = (await get(upper.token, `/partners/businesses/${second.id}/earnings?status=reversed`)).body.data;
@@ -76,11 +76,11 @@ t('a payment earns both tiers: 30% and 5% of the platform fee, second_tier on th
 t('remove: status removed, no new earnings for it (nor for the second tier above it); idempotent; others 404', async () => {
   const { upper, lower, shop, first, second } = await chain();
   await pay(app, shop, { amount: 10_000, currency: 'usd' });
-  assert.is((await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: upper.token, version: HEAD_VERSION })).status, 404);
-  const removed = await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: lower.token, version: HEAD_VERSION });
+  assert.is((await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: upper.token, version: headVersion() })).status, 404);
+  const removed = await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: lower.token, version: headVersion() });
   assert.is(removed.status, 200, JSON.stringify(removed.body));
   assert.equal([removed.body.id, removed.body.status], [first.id, 'removed']);
-  const again = await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: lower.token, version: HEAD_VERSION });
+  const again = await app.request('POST', `/partners/businesses/${first.id}/remove`, { token: lower.token, version: headVersion() });
   assert.equal([again.status, again.body.status], [200, 'removed']);
   assert.equal((await get(lower.token, '/partners/businesses?status=removed')).body.data.map((b: any) => b.id), [first.id]);
   assert.equal((await get(lower.token, '/partners/businesses?status=active')).body.data.map((b: any) => b.account.id).includes(shop.accountId), false);
@@ -95,7 +95,7 @@ t('remove: status removed, no new earnings for it (nor for the second tier above
 
 t('removing the second tier alone leaves the first earning', async () => {
   const { upper, lower, shop, first, second } = await chain();
-  assert.is((await app.request('POST', `/partners/businesses/${second.id}/remove`, { token: upper.token, version: HEAD_VERSION })).status, 200);
+  assert.is((await app.request('POST', `/partners/businesses/${second.id}/remove`, { token: upper.token, version: headVersion() })).status, 200);
   await pay(app, shop, { amount: 10_000, currency: 'usd' });
   assert.is((await get(lower.token, `/partners/businesses/${first.id}/earnings`)).body.data.length, 1);
   assert.equal((await get(upper.token, `/partners/businesses/${second.id}/earnings`)).body.data, []);

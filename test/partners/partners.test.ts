@@ -10,7 +10,7 @@ import { REFERRAL_WINDOW_DAYS } from '../../handlers/partners/refer.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { makeVariant, pay } from '../payments/payment-fixtures.js';
 import { availableOf } from '../transfers/ledger-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { referred as referredBy } from './partner-fixtures.js';
 
 const t = suite('partners');
@@ -18,7 +18,7 @@ let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const get = (token: string, path: string, version = HEAD_VERSION) => app.request('GET', path, { token, version });
+const get = (token: string, path: string, version = headVersion()) => app.request('GET', path, { token, version });
 
 const referred = () => referredBy(app, (username) => username.toUpperCase());
 
@@ -35,7 +35,7 @@ t('affiliate_code refers the account: the partner business, its terms, zero grou
   assert.equal(b.volume_usd, { attributed: '0.00', awaiting_settlement: '0.00', settled: '0.00' });
   assert.equal(b.earnings_usd, { completed: '0.00', pending: '0.00', total: '0.00' });
   assert.ok(b.referral_started_at);
-  const bad = await app.request('POST', '/accounts', { token: r.partner.token, version: HEAD_VERSION, body: { affiliate_code: 'nobody_has_this' } });
+  const bad = await app.request('POST', '/accounts', { token: r.partner.token, version: headVersion(), body: { affiliate_code: 'nobody_has_this' } });
   assert.equal([bad.status, bad.body.error.param], [400, 'affiliate_code']);
 });
 
@@ -110,12 +110,12 @@ t('at 2026-07-20 (before entries 55 and 58): payout_percentage, flat totals, rec
 t('referral requests: request_type link gives the link whose a= is the affiliate_code; url before 2026-08-25', async () => {
   const partner = await makeUser(app.db);
   const other = await makeUser(app.db);
-  const made = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: HEAD_VERSION, body: { request_type: 'link' } });
+  const made = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: headVersion(), body: { request_type: 'link' } });
   assert.is(made.status, 201, JSON.stringify(made.body));
   assert.match(made.body.id, /^prr_/);
   assert.is(made.body.request_type, 'link');
   assert.is(new URL(made.body.referral_link).searchParams.get('a'), partner.user.username);
-  const bad = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: HEAD_VERSION, body: { request_type: 'url' } });
+  const bad = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: headVersion(), body: { request_type: 'url' } });
   assert.equal([bad.status, bad.body.error.param], [400, 'request_type']);
   const old = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: '2026-08-14', body: { request_type: 'url' } });
   assert.equal([old.status, old.body.request_type], [201, 'url']);
@@ -126,7 +126,7 @@ t('referral requests: request_type link gives the link whose a= is the affiliate
   assert.equal((await get(partner.token, '/partners/referral_requests', '2026-08-14')).body.data.map((r: any) => r.request_type), ['url', 'url']);
   assert.equal((await get(other.token, '/partners/referral_requests')).body.data, []);
   const key = (await makeOwner(app.db)).key;
-  assert.is((await app.request('POST', '/partners/referral_requests', { token: key, version: HEAD_VERSION, body: { request_type: 'link' } })).status, 403);
+  assert.is((await app.request('POST', '/partners/referral_requests', { token: key, version: headVersion(), body: { request_type: 'link' } })).status, 403);
 });
 
 t.run();

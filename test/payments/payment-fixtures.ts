@@ -4,13 +4,13 @@ import * as assert from 'uvu/assert';
 import type { Knex } from 'knex';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import type { TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { randomToken } from '../../runtime/ids.js';
 import { collectPayment } from '../../handlers/payments/collection.js';
 import { settleRefund } from '../../handlers/refunds/settle-refund.js';
 import { saveSetupIntent } from '../../handlers/setup_intents/save-setup-intent.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 
 export const CARDS = {
   succeeds: '4242424242424242',

@@ -1,12 +1,12 @@
 // Owners with money and payout methods, through the API (the balance is funded as a cleared payment would be).
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { stepPayout } from '../../sandbox/payout_rail/index.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 
 /** An account a day old (so only large payouts are reviewed) with `funds` available and a US bank account saved. */
 export async function payoutOwner(app: TestApp, funds = 100_000, destination = '123456789') {

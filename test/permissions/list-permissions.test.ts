@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { joinTeam } from '../auth/team.js';
 import { specData } from '../../generated/spec-data.js';
@@ -9,7 +9,7 @@ import { specData } from '../../generated/spec-data.js';
 const t = suite('GET /permissions');
 let app: TestApp;
 /** Requests at the head version: these tests describe the head shape; older shapes are the versioning tests' concern. */
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 

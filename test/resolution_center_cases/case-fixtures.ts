@@ -2,10 +2,10 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../helpers/harness.js';
 import { makeSeller, pay } from '../payments/payment-fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { laterOnClock } from '../helpers/later-on-clock.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 /** Before entry 50 (2026-07-30): the official client's default pin. */
 export const OLD = '2026-07-20';
 export const PAID = 10_000;

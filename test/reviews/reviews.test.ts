@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeMembership } from '../memberships/fixtures.js';
 import { pay } from '../payments/payment-fixtures.js';
@@ -12,7 +12,7 @@ import { MODERATE_TASK, moderateReview } from '../../handlers/reviews/moderate.j
 
 const t = suite('reviews');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
@@ -61,10 +61,10 @@ t('the moderator job runs on the worker', async () => {
     const o = await makeOwner(worker.db);
     const member = await makeUser(worker.db);
     const m = await makeMembership(worker, o.accountId, member.id);
-    const res = await worker.request('POST', '/reviews', { token: member.token, version: HEAD_VERSION, body: { product_id: m.productId, stars: 5 } });
+    const res = await worker.request('POST', '/reviews', { token: member.token, version: headVersion(), body: { product_id: m.productId, stars: 5 } });
     assert.is(res.status, 201);
     const published = await waitFor(async () => {
-      const r = await worker.request('GET', `/reviews/${res.body.id}`, { token: o.key, version: HEAD_VERSION });
+      const r = await worker.request('GET', `/reviews/${res.body.id}`, { token: o.key, version: headVersion() });
       return r.body.status === 'published' ? r.body : null;
     });
     assert.ok(published.published_at);

@@ -1,10 +1,10 @@
 // The OpenAPI documents over HTTP: without credentials, per version, revalidated by ETag.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { projectRoot } from '../../runtime/project-root.js';
+import { readOpenApiDocument } from '../../runtime/openapi-store.js';
 import { specData } from '../../generated/spec-data.js';
 
 const t = suite('runtime: OpenAPI served');
@@ -13,7 +13,7 @@ t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
 const HEAD = specData.versions[0];
-const file = (version: string) => readFileSync(join(projectRoot, 'generated/openapi', `${version}.json`), 'utf8');
+const file = (version: string) => readOpenApiDocument(join(projectRoot, 'generated'), version);
 
 t('GET /openapi.json is the latest document, without credentials, cacheable', async () => {
   const res = await fetch(`${app.url}/openapi.json`);

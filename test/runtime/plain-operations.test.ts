@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { createProduct, createVariant, eventTypes, expectError, expectStatus } from '../catalogue/support.js';
@@ -35,11 +35,11 @@ async function statementsDuring(work: () => Promise<unknown>): Promise<string[]>
 t('a retrieve reads the resource and its relations in one statement; a list pages them in one more', async () => {
   const o = await makeOwner(app.db);
   const p = await createProduct(app, o.key, o.accountId);
-  const one = await statementsDuring(() => app.request('GET', `/products/${p.id}`, { version: HEAD_VERSION, token: o.key }));
+  const one = await statementsDuring(() => app.request('GET', `/products/${p.id}`, { version: headVersion(), token: o.key }));
   const reads = one.filter((s) => s.includes('"products"'));
   assert.is(reads.length, 1, one.join('\n'));
   assert.match(reads[0], 'join "accounts" as "account"');
-  const list = await statementsDuring(() => app.request('GET', '/products', { version: HEAD_VERSION, token: o.key, query: { account_id: o.accountId } }));
+  const list = await statementsDuring(() => app.request('GET', '/products', { version: headVersion(), token: o.key, query: { account_id: o.accountId } }));
   assert.is(list.filter((s) => s.includes('"products"')).length, 1, list.join('\n'));
 });
 
@@ -47,12 +47,12 @@ t('an update that changes nothing writes nothing and records no event; a change 
   const o = await makeOwner(app.db);
   const p = await createProduct(app, o.key, o.accountId, { metadata: { a: 1 } });
   const same = expectStatus(await app.request('PATCH', `/products/${p.id}`, {
-    version: HEAD_VERSION, token: o.key, body: { title: p.title, metadata: { a: 1 } },
+    version: headVersion(), token: o.key, body: { title: p.title, metadata: { a: 1 } },
   }), 200);
   assert.equal(same, p);
   assert.equal(await eventTypes(app, o.accountId), ['product.created']);
   const changed = expectStatus(await app.request('PATCH', `/products/${p.id}`, {
-    version: HEAD_VERSION, token: o.key, body: { metadata: { a: null, b: 'x' } },
+    version: headVersion(), token: o.key, body: { metadata: { a: null, b: 'x' } },
   }), 200);
   assert.equal(changed.metadata, { b: 'x' });
   assert.ok(changed.updated_at >= p.updated_at);
@@ -62,12 +62,12 @@ t('an update that changes nothing writes nothing and records no event; a change 
 t('a webhook update runs its hook before the write, and a refused one writes nothing', async () => {
   const o = await makeOwner(app.db);
   const hook = expectStatus(await app.request('POST', '/webhooks', { token: o.key, body: { url: 'https://example.com/hook' } }), 201);
-  expectError(await app.request('PATCH', `/webhooks/${hook.id}`, { version: HEAD_VERSION, token: o.key, body: { url: 'http://example.com/x', enabled: false } }),
+  expectError(await app.request('PATCH', `/webhooks/${hook.id}`, { version: headVersion(), token: o.key, body: { url: 'http://example.com/x', enabled: false } }),
     400, 'invalid_request', 'url');
-  const kept = expectStatus(await app.request('GET', `/webhooks/${hook.id}`, { version: HEAD_VERSION, token: o.key }), 200);
+  const kept = expectStatus(await app.request('GET', `/webhooks/${hook.id}`, { version: headVersion(), token: o.key }), 200);
   assert.is(kept.enabled, true);
   const pinned = expectStatus(await app.request('PATCH', `/webhooks/${hook.id}`, {
-    version: HEAD_VERSION, token: o.key, body: { api_version_date: '2026-07-21', events: ['product.created', 'product.created'] },
+    version: headVersion(), token: o.key, body: { api_version_date: '2026-07-21', events: ['product.created', 'product.created'] },
   }), 200);
   assert.is(pinned.api_version_date, '2026-07-20', 'a date between versions pins the version in force on it');
   assert.equal(pinned.events, ['product.created']);
@@ -78,11 +78,11 @@ t('a delete\'s hook writes in the same transaction; the declared event carries t
   const o = await makeOwner(app.db);
   const p = await createProduct(app, o.key, o.accountId);
   const v = await createVariant(app, o.key, o.accountId, p.id);
-  expectStatus(await app.request('DELETE', `/products/${p.id}`, { version: HEAD_VERSION, token: o.key }), 200);
-  expectError(await app.request('GET', `/variants/${v.id}`, { version: HEAD_VERSION, token: o.key }), 404, 'not_found', 'id');
+  expectStatus(await app.request('DELETE', `/products/${p.id}`, { version: headVersion(), token: o.key }), 200);
+  expectError(await app.request('GET', `/variants/${v.id}`, { version: headVersion(), token: o.key }), 404, 'not_found', 'id');
   const [event] = await app.db('events').where({ account_id: o.accountId, type: 'product.deleted' });
   assert.equal(event.data, p);
-  expectError(await app.request('DELETE', `/products/${p.id}`, { version: HEAD_VERSION, token: o.key }), 404, 'not_found', 'id');
+  expectError(await app.request('DELETE', `/products/${p.id}`, { version: headVersion(), token: o.key }), 404, 'not_found', 'id');
 });
 
 t('objects of accounts the caller cannot see are 404 to every plain kind; a missing scope is 403', async () => {
@@ -90,11 +90,11 @@ t('objects of accounts the caller cannot see are 404 to every plain kind; a miss
   const stranger = await makeOwner(app.db);
   const p = await createProduct(app, o.key, o.accountId);
   for (const [method, body] of [['GET', undefined], ['PATCH', { title: 'x' }], ['DELETE', undefined]] as const) {
-    const res = await app.request(method, `/products/${p.id}`, { version: HEAD_VERSION, token: stranger.key, body });
+    const res = await app.request(method, `/products/${p.id}`, { version: headVersion(), token: stranger.key, body });
     expectError(res, 404, 'not_found', 'id');
     assert.is(res.body.error.message, `No such product: '${p.id}'`);
   }
-  const listed = expectStatus(await app.request('GET', '/products', { version: HEAD_VERSION, token: stranger.key }), 200);
+  const listed = expectStatus(await app.request('GET', '/products', { version: headVersion(), token: stranger.key }), 200);
   assert.equal(listed.data, []);
 });
 
@@ -103,7 +103,7 @@ t('a declared fill computes a page\'s fields in one statement, whatever the page
   const reads = async (path: string, query: Record<string, string>) => {
     let body: any;
     const seen = await statementsDuring(async () => {
-      body = expectStatus(await app.request('GET', path, { version: HEAD_VERSION, token: o.key, query }), 200);
+      body = expectStatus(await app.request('GET', path, { version: headVersion(), token: o.key, query }), 200);
     });
     return { body, filled: seen.filter((s) => s.includes('ad_delivery_')), listed: seen.filter((s) => /from "ad_campaigns"/.test(s)) };
   };
@@ -126,7 +126,7 @@ t('a fill is made from the query before anything is read: a bad parameter is a 4
   const bad = { stats_from: '2026-03-02T00:00:00Z', stats_to: '2026-03-01T00:00:00Z' };
   let res: any;
   const seen = await statementsDuring(async () => {
-    res = await app.request('GET', '/ad_campaigns/adcamp_unknown', { version: HEAD_VERSION, token: o.key, query: bad });
+    res = await app.request('GET', '/ad_campaigns/adcamp_unknown', { version: headVersion(), token: o.key, query: bad });
   });
   expectError(res, 400, 'invalid_request', 'stats_to');
   assert.is(seen.filter((s) => s.includes('ad_campaigns')).length, 0, seen.join('\n'));

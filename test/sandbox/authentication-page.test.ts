@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { saveSetupIntent } from '../../handlers/setup_intents/save-setup-intent.js';
 import { makeConfirmationToken } from '../memberships/fixtures.js';
@@ -24,18 +24,18 @@ async function challengedSetup(returnUrl?: string) {
   const o = await makeOwner(app.db);
   const buyer = await makeUser(app.db);
   const created = await app.request('POST', '/setup_intents', {
-    token: o.key, version: HEAD_VERSION,
+    token: o.key, version: headVersion(),
     body: { account_id: o.accountId, user_id: buyer.id, confirmation_token: await makeConfirmationToken(app, o.accountId, 'requires_3ds'),
       ...(returnUrl ? { return_url: returnUrl } : {}) },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   await saveSetupIntent(app.db, created.body.id);
-  const si = (await app.request('GET', `/setup_intents/${created.body.id}`, { token: o.key, version: HEAD_VERSION })).body;
+  const si = (await app.request('GET', `/setup_intents/${created.body.id}`, { token: o.key, version: headVersion() })).body;
   assert.is(si.status, 'requires_action');
   return { o, si, url: si.next_action.redirect_url as string };
 }
 
-const setupIntent = (o: { key: string }, id: string) => app.request('GET', `/setup_intents/${id}`, { token: o.key, version: HEAD_VERSION });
+const setupIntent = (o: { key: string }, id: string) => app.request('GET', `/setup_intents/${id}`, { token: o.key, version: headVersion() });
 
 t('a setup intent: the page names the seller and card; succeed saves the card and returns the buyer to return_url', async () => {
   const { o, si, url } = await challengedSetup('https://shop.example/back?step=2');
@@ -89,7 +89,7 @@ t('a bad form or an unknown link changes nothing', async () => {
   assert.is((await open(`http://x/sandbox/authenticate/${'a'.repeat(32)}`)).status, 404);
   assert.is((await open('http://x/sandbox/authenticate/short')).status, 404);
   // confirm_action through the API spends the link too.
-  const confirmed = await app.request('POST', `/setup_intents/${si.id}/confirm_action`, { token: o.key, version: HEAD_VERSION, body: { outcome: 'succeed' } });
+  const confirmed = await app.request('POST', `/setup_intents/${si.id}/confirm_action`, { token: o.key, version: headVersion(), body: { outcome: 'succeed' } });
   assert.is(confirmed.status, 200);
   assert.is((await open(url)).status, 404);
 });
@@ -139,7 +139,7 @@ t('a payment: fail fails it (payment.failed) and gives back its stock unit', asy
 t('voiding a payment that waits on its buyer spends the link', async () => {
   const s = await makeSeller(app.db);
   const { id, created } = await pay(app, s, { amount: 2500, currency: 'usd' }, { card: CARDS.threeDSecure, collect: false });
-  const voided = await app.request('POST', `/payments/${id}/void`, { token: s.key, version: HEAD_VERSION });
+  const voided = await app.request('POST', `/payments/${id}/void`, { token: s.key, version: headVersion() });
   assert.is(voided.status, 200, JSON.stringify(voided.body));
   assert.is((await open(created.next_action.redirect_to_url.url)).status, 404);
 });

@@ -3,14 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { until } from '../helpers/poll.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeSeller, makeToken, makeVariant } from '../payments/payment-fixtures.js';
 
 const t = suite('sandbox clocks');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 

@@ -3,13 +3,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { makeConfirmationToken, makeMembership, makePaymentMethod, type Behaviour } from '../memberships/fixtures.js';
 
 const t = suite('POST /setup_intents');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
@@ -68,7 +68,7 @@ t('a confirmation token of another account, or unknown, is 404; a used or expire
   const c = await makeOwner(app.db);
   const stale = await makeConfirmationToken(app, c.accountId);
   const clock = await app.request('POST', '/sandbox/clocks', {
-    token: c.key, version: HEAD_VERSION, body: { account_id: c.accountId, frozen_time: new Date(Date.now() + 2 * 3_600_000).toISOString() },
+    token: c.key, version: headVersion(), body: { account_id: c.accountId, frozen_time: new Date(Date.now() + 2 * 3_600_000).toISOString() },
   });
   assert.is(clock.status, 201, JSON.stringify(clock.body));
   const used = await makeConfirmationToken(app, a.accountId, 'succeeds', { used: true });

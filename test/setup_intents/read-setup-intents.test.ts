@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { newId } from '../../runtime/ids.js';
 import { makeConfirmationToken } from '../memberships/fixtures.js';
@@ -10,7 +10,7 @@ import { saveSetupIntent } from '../../handlers/setup_intents/save-setup-intent.
 
 const t = suite('reading setup intents');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 

@@ -2,14 +2,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { saveSetupIntent } from '../../handlers/setup_intents/save-setup-intent.js';
 import { makeConfirmationToken, makeMembership, makePaymentMethod, waitFor, type Behaviour } from '../memberships/fixtures.js';
 
 const t = suite('save_setup_intent on the worker');
 let app: TestApp;
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 t.before(async () => { app = await startTestApp({ worker: true }); });
 t.after(async () => { await app.close(); });
 

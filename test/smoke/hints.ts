@@ -7,7 +7,7 @@
 import type { Inputs } from '../fuzz/operation-requests.js';
 import type { Credentials, SmokeWorld } from './seed.js';
 import { createHash } from 'node:crypto';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
 export interface HintContext {
   version: string;
@@ -262,7 +262,7 @@ export const HINTS: Record<string, Hint> = {
   createPaymentMethodDomain: { inputs: (ctx) => ({ body: { ...ofAccount(ctx), domain: hostname(ctx) } }) },
   createPayment: { inputs: async (ctx) => ({ body: { ...ofAccount(ctx), amount: 1200, currency: 'usd', user_id: ctx.world.buyer.id, confirmation_token: await cardToken(ctx) } }) },
   // (older pins: promo_type with amount_off)
-  createPromoCode: { inputs: (ctx) => ({ body: { ...ofAccount(ctx), code: `SMOKE${ctx.unique().toUpperCase()}`, percent_off: 10, promo_type: 'percentage', amount_off: ctx.version === HEAD_VERSION ? undefined : 10 } }) },
+  createPromoCode: { inputs: (ctx) => ({ body: { ...ofAccount(ctx), code: `SMOKE${ctx.unique().toUpperCase()}`, percent_off: 10, promo_type: 'percentage', amount_off: ctx.version === headVersion() ? undefined : 10 } }) },
   // A review by a member: the buyer buys a fresh product first (one review per product and user).
   createReview: {
     credential: (ctx) => ({ token: ctx.world.buyer.token }),
@@ -330,7 +330,7 @@ export const HINTS: Record<string, Hint> = {
   confirmSetupIntentAction: {
     inputs: async (ctx) => {
       // (a user's second 3-D Secure setup of one card may pass without a challenge: each version its own user)
-      const user = ctx.version === HEAD_VERSION ? ctx.world.buyer : ctx.world.colleague;
+      const user = ctx.version === headVersion() ? ctx.world.buyer : ctx.world.colleague;
       const intent = await ctx.call('POST', '/setup_intents', { ...ofAccount(ctx), user_id: user.id, confirmation_token: await cardToken(ctx, CARD.threeDSecure) });
       await until(ctx, `setup intent ${intent.id} requiring action`, async () =>
         ((await ctx.call('GET', `/setup_intents/${intent.id}`)).status === 'requires_action' ? true : undefined));
@@ -464,8 +464,8 @@ export const HINTS: Record<string, Hint> = {
   replySandboxResolutionCenterCase: { inputs: async (ctx) => ({ path: { id: await resolutionCase(ctx, 'customer') }, body: { message: 'Thanks' } }) },
   withdrawSandboxResolutionCenterCase: { inputs: async (ctx) => ({ path: { id: await resolutionCase(ctx) } }) },
   addTeamMember: {
-    inputs: (ctx) => ({ body: { ...ofAccount(ctx), user_id: ctx.version === HEAD_VERSION ? ctx.world.buyer.id : ctx.world.colleague.id, username: undefined, role: 'admin' } }),
-    after: (ctx, made) => invitations.set(ctx.version, { id: made.id, token: (ctx.version === HEAD_VERSION ? ctx.world.buyer : ctx.world.colleague).token }),
+    inputs: (ctx) => ({ body: { ...ofAccount(ctx), user_id: ctx.version === headVersion() ? ctx.world.buyer.id : ctx.world.colleague.id, username: undefined, role: 'admin' } }),
+    after: (ctx, made) => invitations.set(ctx.version, { id: made.id, token: (ctx.version === headVersion() ? ctx.world.buyer : ctx.world.colleague).token }),
   },
   acceptTeamInvitation: {
     credential: (ctx) => ({ token: invitations.get(ctx.version)?.token ?? 'none' }),
@@ -487,7 +487,7 @@ export const HINTS: Record<string, Hint> = {
   // Run at the latest version (ready -> running), executed at the older pin (running -> executed: its enum has no running).
   updateEconomicIntelligenceRecommendation: {
     inputs: async (ctx) => {
-      if (ctx.version === HEAD_VERSION) return { path: { id: await recommendation(ctx) }, body: { status: 'running' } };
+      if (ctx.version === headVersion()) return { path: { id: await recommendation(ctx) }, body: { status: 'running' } };
       const running = await until(ctx, 'running recommendation', async () =>
         (await ctx.call('GET', '/economic_intelligence')).data.find((r: any) => r.status === 'running')?.id as string | undefined);
       return { path: { id: running }, body: { status: 'executed' } };

@@ -4,8 +4,8 @@
 // operation gone at that version) unless hints.ts lists the operation as needing time or an outside event. What the
 // schemas cannot guess (objects in a given state, rules beyond the schema) comes from hints.ts. Creates go first,
 // then reads, other writes, and deletes last (across the versions), so that the world's objects live as long as possible.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOpenApiDocument } from '../../runtime/openapi-store.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { operations } from '../../generated/routes.js';
 import { v2Routes, v2Settings } from '../../generated/v2-routes.js';
@@ -18,7 +18,7 @@ import { HINTS, UNREACHABLE, type HintContext } from './hints.js';
 import type { Inputs } from '../fuzz/operation-requests.js';
 
 export function openApiDocument(version: string): any {
-  return JSON.parse(readFileSync(join(projectRoot, 'generated/openapi', `${version}.json`), 'utf8'));
+  return JSON.parse(readOpenApiDocument(join(projectRoot, 'generated'), version));
 }
 
 /** Creates first (a POST to a collection), so that reads and writes find objects of every kind; deletes last. */

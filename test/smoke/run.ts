@@ -13,7 +13,7 @@ import { openServer, createKnex, withDatabase } from '../../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
 import { projectRoot } from '../../runtime/project-root.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { DIST } from '../../bin/dist-sources.mjs';
 import { startApiCluster, type ApiCluster } from '../helpers/processes.js';
 import { idPool } from '../fuzz/fuzz-world.js';
@@ -24,7 +24,7 @@ import { checkPages } from './pages.js';
 import { checkOperations, checkV2, type Tally } from './operations.js';
 import { closingLine } from '../helpers/skip.js';
 
-/** The older pin the suite also calls every operation at: the official client's default (README, "Versions"). */
+/** The older pin the suite also calls every operation at: the official client's default (docs/versions.md). */
 const OLDER_PIN = '2026-07-20';
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -66,8 +66,8 @@ try {
       return { ...pool, real: (prefix) => [...new Set([...preferred(prefix), ...pool.real(prefix)])] };
     };
     await checkPages(c, origin, world);
-    tallies = await checkOperations(c, apiUrl, world, ids, [HEAD_VERSION, OLDER_PIN]);
-    await checkV2(c, origin, world, await ids(), HEAD_VERSION);
+    tallies = await checkOperations(c, apiUrl, world, ids, [headVersion(), OLDER_PIN]);
+    await checkV2(c, origin, world, await ids(), headVersion());
   } finally {
     await db.destroy();
   }

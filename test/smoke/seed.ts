@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { projectRoot } from '../../runtime/project-root.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { until } from '../helpers/poll.js';
 import type { Checks } from './checks.js';
 import { expect } from './checks.js';
@@ -56,7 +56,7 @@ export interface Answer { status: number; body: any; text: string }
 
 export function apiClient(apiUrl: string) {
   return async (method: string, path: string, o: { token: string; client?: boolean; body?: unknown; version?: string }): Promise<Answer> => {
-    const headers: Record<string, string> = { authorization: o.client ? o.token : `Bearer ${o.token}`, 'api-version-date': o.version ?? HEAD_VERSION };
+    const headers: Record<string, string> = { authorization: o.client ? o.token : `Bearer ${o.token}`, 'api-version-date': o.version ?? headVersion() };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${apiUrl}${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(30_000) });
     const text = await res.text();

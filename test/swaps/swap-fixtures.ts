@@ -4,9 +4,9 @@ import type { Knex } from 'knex';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { postEntry } from '../../handlers/ledger/post.js';
 import { newId } from '../../runtime/ids.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 /** Before entry 44 (2026-08-07): a fiat amount is the repayment. */
 export const PIN = '2026-07-30';
 

@@ -4,10 +4,10 @@ import * as assert from 'uvu/assert';
 import type { Knex } from 'knex';
 import type { TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { fundSide, availableOf, heldOf } from './ledger-fixtures.js';
 
-export const VERSION = HEAD_VERSION;
+export const VERSION = headVersion();
 export const PIN = '2026-07-20';
 
 export const usd = (amount: number) => ({ amount, currency: 'usd', decimals: 2, display_decimals: 2 });

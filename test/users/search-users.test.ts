@@ -2,14 +2,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Knex } from 'knex';
 import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { insertUser } from '../../handlers/users/user-service.js';
 
 const t = suite('GET /users (search)');
 let app: TestApp;
 /** Requests at the head version: these tests describe the head shape; older shapes are the versioning tests' concern. */
-const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: headVersion(), ...options });
 let token: string;
 t.before(async () => {
   app = await startTestApp();

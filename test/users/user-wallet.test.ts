@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { postEntry } from '../../handlers/ledger/post.js';
@@ -25,7 +25,7 @@ async function walletUser(name: string) {
 
 t('the user sees their wallet: the USD breakdown and one per currency', async () => {
   const user = await walletUser('wallet_self');
-  const res = await app.request('GET', `/users/${user.id}`, { token: user.token, version: HEAD_VERSION });
+  const res = await app.request('GET', `/users/${user.id}`, { token: user.token, version: headVersion() });
   assert.is(res.status, 200);
   const b = res.body.balance;
   assert.equal([b.available.amount, b.pending.amount, b.in_transit.amount, b.available.currency], [1234, 0, 100, 'usd']);
@@ -35,12 +35,12 @@ t('the user sees their wallet: the USD breakdown and one per currency', async ()
 
 t('a user without a wallet sees zero; anyone else sees null', async () => {
   const fresh = await makeUser(app.db, 'wallet_fresh');
-  const own = await app.request('GET', `/users/${fresh.id}`, { token: fresh.token, version: HEAD_VERSION });
+  const own = await app.request('GET', `/users/${fresh.id}`, { token: fresh.token, version: headVersion() });
   assert.equal([own.body.balance.available.amount, own.body.balance.currencies.length], [0, 1]);
   const rich = await walletUser('wallet_other');
-  const other = await app.request('GET', `/users/${rich.id}`, { token: fresh.token, version: HEAD_VERSION });
+  const other = await app.request('GET', `/users/${rich.id}`, { token: fresh.token, version: headVersion() });
   assert.is(other.body.balance, null);
-  const search = await app.request('GET', '/users', { token: rich.token, version: HEAD_VERSION, query: { query: 'wallet_' } });
+  const search = await app.request('GET', '/users', { token: rich.token, version: headVersion(), query: { query: 'wallet_' } });
   const rows = Object.fromEntries(search.body.data.map((u: any) => [u.username, u.balance]));
   assert.is(rows.wallet_fresh, null);
   assert.is(rows.wallet_other.available.amount, 1234);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { renderAt } from '../../runtime/render.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
@@ -30,12 +30,12 @@ test('POST /api/v2/webhooks creates a subscription with v2 payloads; a v1 one ke
   assert.is(created.body.api_version, 'v2', 'it shows the format it delivers');
   const v2Hook = created.body.id as string;
   assert.is((await app.db('webhooks').where({ id: v2Hook }).first()).payload_format, 'v2');
-  const v1 = await app.request('POST', '/webhooks', { token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'] } });
+  const v1 = await app.request('POST', '/webhooks', { token: o.key, version: headVersion(), body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'] } });
   assert.is(v1.status, 201, JSON.stringify(v1.body));
   assert.is((await app.db('webhooks').where({ id: v1.body.id }).first()).payload_format, 'v1');
 
   receiver.received.length = 0;
-  const patched = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD_VERSION, body: { title: 'Renamed shop' } });
+  const patched = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: headVersion(), body: { title: 'Renamed shop' } });
   assert.is(patched.status, 200);
   await runQueued();
   assert.is(receiver.received.length, 2);
@@ -59,11 +59,11 @@ test('POST /api/v2/webhooks creates a subscription with v2 payloads; a v1 one ke
 test('/api/v1 cannot create or switch a subscription to v2 payloads', async () => {
   const o = await makeOwner(app.db);
   const created = await app.request('POST', '/webhooks', {
-    token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'], payload_format: 'v2' },
+    token: o.key, version: headVersion(), body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'], payload_format: 'v2' },
   });
   expectError(created, 400, 'invalid_request', 'payload_format');
-  const hook = await app.request('POST', '/webhooks', { token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'] } });
-  const switched = await app.request('PATCH', `/webhooks/${hook.body.id}`, { token: o.key, version: HEAD_VERSION, body: { payload_format: 'v2' } });
+  const hook = await app.request('POST', '/webhooks', { token: o.key, version: headVersion(), body: { account_id: o.accountId, url: receiver.url, events: ['account.updated'] } });
+  const switched = await app.request('PATCH', `/webhooks/${hook.body.id}`, { token: o.key, version: headVersion(), body: { payload_format: 'v2' } });
   expectError(switched, 400, 'invalid_request', 'payload_format');
   assert.is((await app.db('webhooks').where({ id: hook.body.id }).first()).payload_format, 'v1');
 });

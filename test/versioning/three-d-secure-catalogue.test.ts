@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { renderAt } from '../../runtime/render.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
 const OLDER = '2026-08-21';
 const AT_24 = '2026-08-25';
@@ -18,7 +18,7 @@ let productId: string;
 t.before(async () => {
   app = await startTestApp();
   o = await makeOwner(app.db, { title: '3DS shop' });
-  const product = await app.request('POST', '/products', { token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, title: 'Course' } });
+  const product = await app.request('POST', '/products', { token: o.key, version: headVersion(), body: { account_id: o.accountId, title: 'Course' } });
   assert.is(product.status, 201, JSON.stringify(product.body));
   productId = product.body.id;
 });
@@ -53,7 +53,7 @@ t('older pins: a variant takes the older values in, and the head handler\'s answ
 });
 
 t('a variant whose policy is frictionless_if_required shows null before 2026-08-25 and the value from it', async () => {
-  const made = await call('POST', '/variants', HEAD_VERSION, variantBody({ three_d_secure_policy: 'frictionless_if_required' }));
+  const made = await call('POST', '/variants', headVersion(), variantBody({ three_d_secure_policy: 'frictionless_if_required' }));
   assert.is(made.status, 201, JSON.stringify(made.body));
   assert.is(made.body.three_d_secure_policy, 'frictionless_if_required');
   const id = made.body.id;
@@ -68,17 +68,17 @@ t('a variant whose policy is frictionless_if_required shows null before 2026-08-
   assert.is(await stored('plans', id), 'frictionless_if_required');
   // The same downgrade renders webhook payloads (plan.* events) at an older subscription pin.
   assert.is((renderAt('Variant', made.body, OLDER) as any).three_d_secure_policy, null);
-  assert.is((renderAt('Variant', made.body, HEAD_VERSION) as any).three_d_secure_policy, 'frictionless_if_required');
+  assert.is((renderAt('Variant', made.body, headVersion()) as any).three_d_secure_policy, 'frictionless_if_required');
   // The other values pass through unchanged.
-  const mandate = await call('PATCH', `/variants/${id}`, HEAD_VERSION, { three_d_secure_policy: 'mandate_if_required' });
+  const mandate = await call('PATCH', `/variants/${id}`, headVersion(), { three_d_secure_policy: 'mandate_if_required' });
   assert.is(mandate.body.three_d_secure_policy, 'mandate_if_required');
   assert.is((await call('GET', `/variants/${id}`, OLDER)).body.three_d_secure_policy, 'mandate_if_required');
 });
 
 t('the latest version round-trips every value, null included', async () => {
-  const made = await call('POST', '/variants', HEAD_VERSION, variantBody());
+  const made = await call('POST', '/variants', headVersion(), variantBody());
   for (const value of ['frictionless_if_required', 'mandate_if_required', null]) {
-    const res = await call('PATCH', `/variants/${made.body.id}`, HEAD_VERSION, { three_d_secure_policy: value });
+    const res = await call('PATCH', `/variants/${made.body.id}`, headVersion(), { three_d_secure_policy: value });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.three_d_secure_policy, value);
     assert.is(await stored('plans', made.body.id), value);
@@ -86,7 +86,7 @@ t('the latest version round-trips every value, null included', async () => {
 });
 
 t('checkout configurations: older values in (its own and an inline plan\'s), frictionless shown as null', async () => {
-  const variant = await call('POST', '/variants', HEAD_VERSION, variantBody());
+  const variant = await call('POST', '/variants', headVersion(), variantBody());
   const old = await call('POST', '/checkout_configurations', OLDER,
     { account_id: o.accountId, plan_id: variant.body.id, three_d_secure_policy: 'mandate_if_required' });
   assert.is(old.status, 201, JSON.stringify(old.body));
@@ -104,7 +104,7 @@ t('checkout configurations: older values in (its own and an inline plan\'s), fri
   assert.is(inline.status, 201, JSON.stringify(inline.body));
   assert.is(await stored('plans', inline.body.plan_id), 'mandate_if_required');
 
-  const head = await call('POST', '/checkout_configurations', HEAD_VERSION,
+  const head = await call('POST', '/checkout_configurations', headVersion(),
     { account_id: o.accountId, plan_id: variant.body.id, three_d_secure_policy: 'frictionless_if_required' });
   assert.is(head.status, 201, JSON.stringify(head.body));
   assert.is(head.body.three_d_secure_policy, 'frictionless_if_required');

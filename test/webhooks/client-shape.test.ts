@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import Whop from '@whop/sdk';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { specData } from '../../generated/spec-data.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
@@ -102,7 +102,7 @@ t('api_version before 2026-08-07: v1 and null are the v1 format; v2 and v5 are a
   badRequest(await patch({ api_version: 'v5' }), 'api_version');
   assert.is((await patch({ api_version: 'v1' })).status, 200);
   assert.is((await patch({ api_version: null })).status, 200);
-  for (const version of ['2026-08-07', HEAD_VERSION]) {
+  for (const version of ['2026-08-07', headVersion()]) {
     const refused = await create({ api_version: 'v1' }, version);
     badRequest(refused, 'api_version');
     assert.match(refused.body.error.message, /not a recognised parameter/);
@@ -142,7 +142,7 @@ t('older names: resource_id and child_resource_events before 2026-08-14, account
   });
   assert.is(byUserNamed.status, 201, JSON.stringify(byUserNamed.body));
 
-  const head = await app.request('POST', '/webhooks', { token: o.key, version: HEAD_VERSION, body: { url: 'https://e.com/h', include_connected_accounts: true } });
+  const head = await app.request('POST', '/webhooks', { token: o.key, version: headVersion(), body: { url: 'https://e.com/h', include_connected_accounts: true } });
   assert.is(head.status, 201, JSON.stringify(head.body));
   assert.is(head.body.account_id, o.accountId);
   assert.is(head.body.include_connected_accounts, true);
@@ -150,7 +150,7 @@ t('older names: resource_id and child_resource_events before 2026-08-14, account
   for (const older of ['resource_id', 'child_resource_events', 'webhook_secret']) assert.not.ok(older in head.body, older);
   assert.is(head.body.api_version, 'v1', 'the payload format is shown at the latest too');
   badRequest(await app.request('POST', '/webhooks', {
-    token: o.key, version: HEAD_VERSION, body: { url: 'https://e.com/h', resource_id: o.accountId },
+    token: o.key, version: headVersion(), body: { url: 'https://e.com/h', resource_id: o.accountId },
   }), 'resource_id');
 });
 
@@ -195,7 +195,7 @@ t('a real delivery verifies with new Whop({ webhookKey: <webhook_secret> }).webh
   const receiver = await clientReceiver(created.webhook_secret);
   try {
     await client.webhooks.update(created.id, { url: receiver.url });
-    const res = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD_VERSION, body: { title: 'Unwrapped 2' } });
+    const res = await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: headVersion(), body: { title: 'Unwrapped 2' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     await deliverQueued();
     assert.is(receiver.outcomes.length, 1);

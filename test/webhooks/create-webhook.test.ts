@@ -4,8 +4,11 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { addMember } from '../auth/team.js';
 import { specData } from '../../generated/spec-data.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { unseal } from '../../runtime/sealed-secrets.js';
+import { join } from 'node:path';
+import { projectRoot } from '../../runtime/project-root.js';
+import { readOpenApiDocument } from '../../runtime/openapi-store.js';
 
 const t = suite('POST /webhooks');
 let app: TestApp;
@@ -50,7 +53,7 @@ t('creates a subscription: 201 with every field and a Standard Webhooks secret, 
 t('a user token with the scope can create; settings are kept', async () => {
   const o = await makeOwner(app.db);
   const res = await app.request('POST', '/webhooks', {
-    token: o.token, version: HEAD_VERSION,
+    token: o.token, version: headVersion(),
     body: hook(o.accountId, { enabled: false, include_connected_accounts: true, api_version_date: '2026-10-01', description: null }),
   });
   assert.is(res.status, 201);
@@ -58,7 +61,7 @@ t('a user token with the scope can create; settings are kept', async () => {
   assert.is(res.body.include_connected_accounts, true);
   assert.is(res.body.api_version_date, '2026-09-06');
   assert.is(res.body.description, null);
-  const pinned = await app.request('POST', '/webhooks', { token: o.token, version: HEAD_VERSION, body: hook(o.accountId, { api_version_date: '2026-09-06.2' }) });
+  const pinned = await app.request('POST', '/webhooks', { token: o.token, version: headVersion(), body: hook(o.accountId, { api_version_date: '2026-09-06.2' }) });
   assert.is(pinned.body.api_version_date, '2026-09-06');
 });
 
@@ -110,7 +113,7 @@ t('events are names from the declared catalogue; omitted, every event of it', as
     assert.ok(catalogue.includes(name), name);
   }
   // The published document of each version lists the catalogue as the accepted values.
-  const doc = (await import('../../generated/openapi/2026-09-06.json', { with: { type: 'json' } })).default as any;
+  const doc = JSON.parse(readOpenApiDocument(join(projectRoot, 'generated'), '2026-09-06'));
   const items = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items;
   assert.equal(items.enum, catalogue);
 });
@@ -120,7 +123,7 @@ t('account_id defaults to an API key\'s own account; a user token must name one;
   const own = await app.request('POST', '/webhooks', { token: o.key, body: { url: 'https://e.com/h', events: ['payment.succeeded'] } });
   assert.is(own.status, 201, JSON.stringify(own.body));
   assert.is(own.body.account_id, o.accountId);
-  const byUser = await app.request('POST', '/webhooks', { token: o.token, version: HEAD_VERSION, body: { url: 'https://e.com/h' } });
+  const byUser = await app.request('POST', '/webhooks', { token: o.token, version: headVersion(), body: { url: 'https://e.com/h' } });
   badRequest(byUser, 'account_id');
   assert.match(byUser.body.error.message, /user token/);
   badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, events: ['payment.succeeded'] } }), 'url');
@@ -130,7 +133,7 @@ t('account_id defaults to an API key\'s own account; a user token must name one;
   assert.is(res.body.error.type, 'not_found');
   assert.is(res.body.error.param, 'account_id');
   const stranger = await makeUser(app.db);
-  assert.is((await app.request('POST', '/webhooks', { token: stranger.token, version: HEAD_VERSION, body: hook(o.accountId) })).status, 404);
+  assert.is((await app.request('POST', '/webhooks', { token: stranger.token, version: headVersion(), body: hook(o.accountId) })).status, 404);
 });
 
 t('webhook:manage is required', async () => {
@@ -144,7 +147,7 @@ t('webhook:manage is required', async () => {
   assert.is(defaulted.status, 403, 'the API key\'s own account is checked too');
   assert.match(defaulted.body.error.message, /webhook:manage/);
   const moderator = await addMember(app, o.accountId, 'moderator');
-  const byUser = await app.request('POST', '/webhooks', { token: moderator.token, version: HEAD_VERSION, body: hook(o.accountId) });
+  const byUser = await app.request('POST', '/webhooks', { token: moderator.token, version: headVersion(), body: hook(o.accountId) });
   assert.is(byUser.status, 403);
   assert.match(byUser.body.error.message, /webhook:manage/);
 });

@@ -125,6 +125,12 @@ t('a failed attempt is recorded and retried with backoff; every attempt is liste
   assert.equal(d.attempts.map((a: any) => [a.attempt, a.response_status, a.error]), [[1, 500, 'HTTP 500'], [2, 204, null]]);
   const failedOnly = await app.request('GET', `/webhooks/${hook.id}/deliveries`, { token: o.key, version: HEAD, query: { status: 'failed' } });
   assert.is(failedOnly.body.data.length, 0);
+  // event_type is the delivered event's type; an empty one narrows nothing
+  const byType = async (type: string) => (await app.request('GET', `/webhooks/${hook.id}/deliveries`,
+    { token: o.key, version: HEAD, query: { event_type: type } })).body.data.map((x: any) => x.id);
+  assert.equal(await byType('account.updated'), [d.id]);
+  assert.equal(await byType('account.created'), []);
+  assert.equal(await byType(''), [d.id]);
   const stranger = await makeOwner(app.db);
   assert.is((await app.request('GET', `/webhooks/${hook.id}/deliveries`, { token: stranger.key, version: HEAD })).status, 404);
 });

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { down, up } from '../../migrations/585_webhook_legacy_formats.js';
 
 const t = suite('webhooks: migration 585 (legacy formats)');
@@ -16,13 +16,13 @@ t.after(async () => { await app.close(); });
 t('a pinned v2 subscription stored before it is unpinned; afterwards v5 is allowed and legacy pins are refused', async () => {
   const o = await makeOwner(app.db);
   const made = await app.request('POST', '/webhooks', {
-    token: o.key, version: HEAD_VERSION, body: { account_id: o.accountId, url: 'https://hooks.example/in', api_version_date: HEAD_VERSION },
+    token: o.key, version: headVersion(), body: { account_id: o.accountId, url: 'https://hooks.example/in', api_version_date: headVersion() },
   });
   assert.is(made.status, 201, JSON.stringify(made.body));
   await down(app.db);
   await app.db('webhooks').where({ id: made.body.id }).update({ payload_format: 'v2' }); // sql-state-write: the pre-585 row shape (a v2 subscription keeping a pin) that no product path writes any more
   await up(app.db);
-  const got = await app.request('GET', `/webhooks/${made.body.id}`, { token: o.key, version: HEAD_VERSION });
+  const got = await app.request('GET', `/webhooks/${made.body.id}`, { token: o.key, version: headVersion() });
   assert.equal([got.body.api_version, got.body.api_version_date], ['v2', null]);
   const constraints = await app.db.raw(`select conname, pg_get_constraintdef(oid) as def from pg_constraint
     where conrelid = 'webhooks'::regclass and conname in ('webhooks_payload_format_check', 'webhooks_legacy_format_unpinned') order by conname`);

@@ -9,7 +9,7 @@ import { runCli } from '../cli/cli-helpers.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
 import { verify } from '../../handlers/webhooks/delivery/signature.js';
 import { randomToken } from '../../runtime/ids.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 import { v2Settings } from '../../generated/v2-routes.js';
 
 const OLD_PIN = '2026-07-20'; // the official client's pin: api_version was still an input then
@@ -55,16 +55,16 @@ t('imported v2 and v5 subscriptions receive their own formats from one event; a 
   assert.is(v5.secret, given, 'a given secret is kept, so the receiver keeps verifying');
   assert.match(v2.secret, /^whsec_/);
   assert.is(v2.webhook.api_version_date, null);
-  const v1 = await call('POST', '/webhooks', key, { version: HEAD_VERSION, body: { account_id: id, url: receiver.url, events: ['account.updated'] } });
+  const v1 = await call('POST', '/webhooks', key, { version: headVersion(), body: { account_id: id, url: receiver.url, events: ['account.updated'] } });
   assert.is(v1.status, 201, JSON.stringify(v1.body));
   assert.is(v1.body.api_version, 'v1');
 
   receiver.received.length = 0;
-  const renamed = await call('PATCH', `/accounts/${id}`, key, { version: HEAD_VERSION, body: { title: 'Legacy renamed' } });
+  const renamed = await call('PATCH', `/accounts/${id}`, key, { version: headVersion(), body: { title: 'Legacy renamed' } });
   assert.is(renamed.status, 200, JSON.stringify(renamed.body));
   await until(() => receiver.received.length >= 3 || undefined, 'three deliveries');
   const deliveryOf = async (hook: string, secret: string) => {
-    const listed = await call('GET', `/webhooks/${hook}/deliveries`, key, { version: HEAD_VERSION });
+    const listed = await call('GET', `/webhooks/${hook}/deliveries`, key, { version: headVersion() });
     assert.is(listed.body.data.length, 1, JSON.stringify(listed.body));
     const got = receiver.received.find((r) => r.id === listed.body.data[0].id)!;
     assert.ok(got, `delivery of ${hook} received`);
@@ -112,8 +112,8 @@ t('list and retrieve show api_version v2 and v5 at the latest and at an older pi
   const v1 = await call('POST', '/webhooks', key, { version: OLD_PIN, body: { resource_id: id, url: receiver.url, api_version: 'v1' } });
   assert.is(v1.body.api_version, 'v1');
   const expected: Record<string, string> = { [v2]: 'v2', [v5]: 'v5', [made.body.id]: 'v2', [v1.body.id]: 'v1' };
-  for (const version of [HEAD_VERSION, '2026-08-13', OLD_PIN]) {
-    const query = version === HEAD_VERSION ? `account_id=${id}` : `company_id=${id}`;
+  for (const version of [headVersion(), '2026-08-13', OLD_PIN]) {
+    const query = version === headVersion() ? `account_id=${id}` : `company_id=${id}`;
     const listed = await call('GET', `/webhooks?${query}`, key, { version });
     assert.is(listed.status, 200, JSON.stringify(listed.body));
     assert.equal(Object.fromEntries(listed.body.data.map((x: any) => [x.id, x.api_version])), expected, version);
@@ -134,18 +134,18 @@ t('the API refuses creating or switching to v2 or v5; a legacy subscription is m
     assert.match(created.body.error.message, /cannot be created or switched to through \/api\/v1/);
     const switched = await call('PATCH', `/webhooks/${v2}`, key, { version: OLD_PIN, body: { api_version: format } });
     assert.equal([switched.status, switched.body.error?.param], [400, 'api_version']);
-    const latest = await call('POST', '/webhooks', key, { version: HEAD_VERSION, body: { url: receiver.url, api_version: format } });
+    const latest = await call('POST', '/webhooks', key, { version: headVersion(), body: { url: receiver.url, api_version: format } });
     assert.equal([latest.status, latest.body.error?.param], [400, 'api_version']);
   }
-  const pinned = await call('PATCH', `/webhooks/${v5}`, key, { version: HEAD_VERSION, body: { api_version_date: HEAD_VERSION } });
+  const pinned = await call('PATCH', `/webhooks/${v5}`, key, { version: headVersion(), body: { api_version_date: headVersion() } });
   assert.equal([pinned.status, pinned.body.error?.param], [400, 'api_version_date']);
   assert.match(pinned.body.error.message, /v5 format fixes its payloads/);
   const viaV2 = await call('POST', '/webhooks', key, {
-    v2: true, body: { company_id: id, url: receiver.url, api_version_date: HEAD_VERSION },
+    v2: true, body: { company_id: id, url: receiver.url, api_version_date: headVersion() },
   });
   assert.equal([viaV2.status, viaV2.body.error?.param], [400, 'api_version_date']);
 
-  const managed = await call('PATCH', `/webhooks/${v5}`, key, { version: HEAD_VERSION, body: { events: ['payment.succeeded'], enabled: false } });
+  const managed = await call('PATCH', `/webhooks/${v5}`, key, { version: headVersion(), body: { events: ['payment.succeeded'], enabled: false } });
   assert.is(managed.status, 200, JSON.stringify(managed.body));
   assert.equal([managed.body.api_version, managed.body.events, managed.body.enabled], ['v5', ['payment.succeeded'], false]);
   const unchanged = await call('PATCH', `/webhooks/${v5}`, key, { version: OLD_PIN, body: { api_version: null } });
@@ -154,10 +154,10 @@ t('the API refuses creating or switching to v2 or v5; a legacy subscription is m
   const upgraded = await call('PATCH', `/webhooks/${v2}`, key, { version: OLD_PIN, body: { api_version: 'v1' } });
   assert.is(upgraded.status, 200, JSON.stringify(upgraded.body));
   assert.is(upgraded.body.api_version, 'v1');
-  assert.is((await call('GET', `/webhooks/${v2}`, key, { version: HEAD_VERSION })).body.api_version, 'v1');
-  const nowPinned = await call('PATCH', `/webhooks/${v2}`, key, { version: HEAD_VERSION, body: { api_version_date: HEAD_VERSION } });
+  assert.is((await call('GET', `/webhooks/${v2}`, key, { version: headVersion() })).body.api_version, 'v1');
+  const nowPinned = await call('PATCH', `/webhooks/${v2}`, key, { version: headVersion(), body: { api_version_date: headVersion() } });
   assert.is(nowPinned.status, 200, JSON.stringify(nowPinned.body));
-  assert.is(nowPinned.body.api_version_date, HEAD_VERSION);
+  assert.is(nowPinned.body.api_version_date, headVersion());
 });
 
 t.run();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeAccount, makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { addMember, joinTeam } from '../auth/team.js';
-import { HEAD_VERSION } from '../../runtime/versions.js';
+import { headVersion } from '../../runtime/versions.js';
 
 const t = suite('webhook list, retrieve, update, delete');
 let app: TestApp;
@@ -17,7 +17,7 @@ t.after(async () => { await app.close(); });
 async function storeHook(key: string, accountId: string, extra: Record<string, unknown> = {}) {
   await new Promise((resolve) => setTimeout(resolve, 3));
   const res = await app.request('POST', '/webhooks', {
-    token: key, version: HEAD_VERSION, body: { account_id: accountId, url: 'https://example.com/h', events: ['payment.succeeded'], ...extra },
+    token: key, version: headVersion(), body: { account_id: accountId, url: 'https://example.com/h', events: ['payment.succeeded'], ...extra },
   });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.id as string;

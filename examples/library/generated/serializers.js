@@ -18,27 +18,7 @@ function array(v, item) {
   return out + ']';
 }
 
-function c_Book_10ea10f3a03e(v) {
-  return o_0a6400bd78a9(v);
-}
-
-function c_Loan_1cbaf7e66964(v) {
-  return o_209e550538d0(v);
-}
-
-function c_Loan_d995e30ffdd1(v) {
-  return o_b7394631b3b7(v);
-}
-
-function c_PageInfo_cec4d85f1b51(v) {
-  return o_d8e82e0a1110(v);
-}
-
-function c_WebhookEndpoint_32463514d457(v) {
-  return o_6f0e85024781(v);
-}
-
-function o_0a6400bd78a9(v) {
+function c_Book_2025_09_01(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -56,57 +36,7 @@ function o_0a6400bd78a9(v) {
   return out + '}';
 }
 
-function o_209e550538d0(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["book_id"];
-  if (x !== undefined) { out += sep + "\"book_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["borrower"];
-  if (x !== undefined) { out += sep + "\"borrower\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["due_date"];
-  if (x !== undefined) { out += sep + "\"due_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["returned_at"];
-  if (x !== undefined) { out += sep + "\"returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_6f0e85024781(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["events"];
-  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
-  x = v["api_version"];
-  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_86dac78b4c12(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Book_10ea10f3a03e(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_b7394631b3b7(v) {
+function c_Loan_2025_09_01(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -128,7 +58,29 @@ function o_b7394631b3b7(v) {
   return out + '}';
 }
 
-function o_d8e82e0a1110(v) {
+function c_Loan_2026_03_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["book_id"];
+  if (x !== undefined) { out += sep + "\"book_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["borrower"];
+  if (x !== undefined) { out += sep + "\"borrower\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["due_date"];
+  if (x !== undefined) { out += sep + "\"due_date\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["returned_at"];
+  if (x !== undefined) { out += sep + "\"returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function c_PageInfo_2025_09_01(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["end_cursor"];
@@ -142,32 +94,60 @@ function o_d8e82e0a1110(v) {
   return out + '}';
 }
 
-function r_03bf121b2552(v) {
-  return c_WebhookEndpoint_32463514d457(v);
+function c_WebhookEndpoint_2025_09_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
 }
 
-function r_261a7d0165fe(v) {
-  return c_Book_10ea10f3a03e(v);
+function o_6402b14326df(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Book_2025_09_01(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_2025_09_01(x); sep = ','; }
+  return out + '}';
 }
 
-function r_410b76ce714b(v) {
-  return o_86dac78b4c12(v);
+function r_3ecf113d4c3b(v) {
+  return c_Loan_2026_03_01(v);
 }
 
-function r_5c316b8a6809(v) {
-  return c_Loan_1cbaf7e66964(v);
+function r_ac2227ce00b3(v) {
+  return o_6402b14326df(v);
 }
 
-function r_9a8529262efa(v) {
-  return c_Loan_d995e30ffdd1(v);
+function r_ca00e240ba46(v) {
+  return c_Loan_2025_09_01(v);
+}
+
+function r_e7a849952859(v) {
+  return c_Book_2025_09_01(v);
+}
+
+function r_e973fb542705(v) {
+  return c_WebhookEndpoint_2025_09_01(v);
 }
 
 export const serializers = {
-  "checkoutLoan": { "2026-03-01": r_5c316b8a6809, "2025-09-01": r_9a8529262efa },
-  "createBook": { "2026-03-01": r_261a7d0165fe, "2025-09-01": r_261a7d0165fe },
-  "createWebhookEndpoint": { "2026-03-01": r_03bf121b2552, "2025-09-01": r_03bf121b2552 },
-  "listBooks": { "2026-03-01": r_410b76ce714b, "2025-09-01": r_410b76ce714b },
-  "retrieveBook": { "2026-03-01": r_261a7d0165fe, "2025-09-01": r_261a7d0165fe },
-  "retrieveLoan": { "2026-03-01": r_5c316b8a6809, "2025-09-01": r_9a8529262efa },
-  "returnLoan": { "2026-03-01": r_5c316b8a6809, "2025-09-01": r_9a8529262efa },
+  "checkoutLoan": { "2025-09-01": r_ca00e240ba46, "2026-03-01": r_3ecf113d4c3b },
+  "createBook": { "2025-09-01": r_e7a849952859, "2026-03-01": r_e7a849952859 },
+  "createWebhookEndpoint": { "2025-09-01": r_e973fb542705, "2026-03-01": r_e973fb542705 },
+  "listBooks": { "2025-09-01": r_ac2227ce00b3, "2026-03-01": r_ac2227ce00b3 },
+  "retrieveBook": { "2025-09-01": r_e7a849952859, "2026-03-01": r_e7a849952859 },
+  "retrieveLoan": { "2025-09-01": r_ca00e240ba46, "2026-03-01": r_3ecf113d4c3b },
+  "returnLoan": { "2025-09-01": r_ca00e240ba46, "2026-03-01": r_3ecf113d4c3b },
 };

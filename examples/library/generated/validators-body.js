@@ -5,10 +5,10 @@ const require = createRequire(import.meta.url);
 
 export const body_checkoutLoan = (() => {
 const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"period":{"type":"string","enum":["one_week","two_weeks","four_weeks"],"default":"two_weeks"}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
-const pattern3 = new RegExp("^book_[A-Za-z0-9]+$", "u");
-const pattern4 = new RegExp("^[A-Z0-9]{4,20}$", "u");
+const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_ed844cae = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const pattern_13365943 = new RegExp("^book_[A-Za-z0-9]+$", "u");
+const pattern_68d7204e = new RegExp("^[A-Z0-9]{4,20}$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -41,16 +41,16 @@ break;
 }
 if(_errs1 === errors){
 if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
+let data_account_id_0 = data.account_id;
+const _errs_account_id_0 = errors;
+if(errors === _errs_account_id_0){
+if(typeof data_account_id_0 === "string"){
+if(func_ucs2length(data_account_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
+if(!pattern_ed844cae.test(data_account_id_0)){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -61,23 +61,23 @@ validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs_account_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.book_id !== undefined){
-let data1 = data.book_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
+let data_book_id_0 = data.book_id;
+const _errs_book_id_0 = errors;
+if(errors === _errs_book_id_0){
+if(typeof data_book_id_0 === "string"){
+if(func_ucs2length(data_book_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern3.test(data1)){
+if(!pattern_13365943.test(data_book_id_0)){
 validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -88,18 +88,18 @@ validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs_book_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.borrower !== undefined){
-let data2 = data.borrower;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
+let data_borrower_0 = data.borrower;
+const _errs_borrower_0 = errors;
+if(errors === _errs_borrower_0){
+if(typeof data_borrower_0 === "string"){
+if(!pattern_68d7204e.test(data_borrower_0)){
 validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
 return false;
 }
@@ -109,23 +109,23 @@ validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs_borrower_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data3 = data.period;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
+let data_period_0 = data.period;
+const _errs_period_0 = errors;
+if(typeof data_period_0 !== "string"){
 validate18.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data3 === "one_week") || (data3 === "two_weeks")) || (data3 === "four_weeks"))){
+if(!(((data_period_0 === "one_week") || (data_period_0 === "two_weeks")) || (data_period_0 === "four_weeks"))){
 validate18.errors = [{instancePath:instancePath+"/period",schemaPath:"#/properties/period/enum",keyword:"enum",params:{allowedValues: schema21.properties.period.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs_period_0 === errors;
 }
 }
 }
@@ -146,10 +146,10 @@ return validate18;
 
 export const body_checkoutLoan_2025_09_01 = (() => {
 const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"book_id":{"type":"string","maxLength":64,"pattern":"^book_[A-Za-z0-9]+$"},"borrower":{"type":"string","pattern":"^[A-Z0-9]{4,20}$"},"loan_days":{"type":"integer","minimum":1,"maximum":28}},"additionalProperties":false,"required":["account_id","book_id","borrower"]};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
-const pattern3 = new RegExp("^book_[A-Za-z0-9]+$", "u");
-const pattern4 = new RegExp("^[A-Z0-9]{4,20}$", "u");
+const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_ed844cae = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const pattern_13365943 = new RegExp("^book_[A-Za-z0-9]+$", "u");
+const pattern_68d7204e = new RegExp("^[A-Z0-9]{4,20}$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -179,16 +179,16 @@ break;
 }
 if(_errs1 === errors){
 if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
+let data_account_id_0 = data.account_id;
+const _errs_account_id_0 = errors;
+if(errors === _errs_account_id_0){
+if(typeof data_account_id_0 === "string"){
+if(func_ucs2length(data_account_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
+if(!pattern_ed844cae.test(data_account_id_0)){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -199,23 +199,23 @@ validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs_account_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.book_id !== undefined){
-let data1 = data.book_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
+let data_book_id_0 = data.book_id;
+const _errs_book_id_0 = errors;
+if(errors === _errs_book_id_0){
+if(typeof data_book_id_0 === "string"){
+if(func_ucs2length(data_book_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern3.test(data1)){
+if(!pattern_13365943.test(data_book_id_0)){
 validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/properties/book_id/pattern",keyword:"pattern",params:{pattern: "^book_[A-Za-z0-9]+$"},message:"must match pattern \""+"^book_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -226,18 +226,18 @@ validate18.errors = [{instancePath:instancePath+"/book_id",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs_book_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.borrower !== undefined){
-let data2 = data.borrower;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
+let data_borrower_0 = data.borrower;
+const _errs_borrower_0 = errors;
+if(errors === _errs_borrower_0){
+if(typeof data_borrower_0 === "string"){
+if(!pattern_68d7204e.test(data_borrower_0)){
 validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/properties/borrower/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{4,20}$"},message:"must match pattern \""+"^[A-Z0-9]{4,20}$"+"\""}];
 return false;
 }
@@ -247,34 +247,34 @@ validate18.errors = [{instancePath:instancePath+"/borrower",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs_borrower_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.loan_days !== undefined){
-let data3 = data.loan_days;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+let data_loan_days_0 = data.loan_days;
+const _errs_loan_days_0 = errors;
+if(!(((typeof data_loan_days_0 == "number") && (!(data_loan_days_0 % 1) && !isNaN(data_loan_days_0))) && (isFinite(data_loan_days_0)))){
 validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 28 || isNaN(data3)){
+if(errors === _errs_loan_days_0){
+if((typeof data_loan_days_0 == "number") && (isFinite(data_loan_days_0))){
+if(data_loan_days_0 > 28 || isNaN(data_loan_days_0)){
 validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 28},message:"must be <= 28"}];
 return false;
 }
 else {
-if(data3 < 1 || isNaN(data3)){
+if(data_loan_days_0 < 1 || isNaN(data_loan_days_0)){
 validate18.errors = [{instancePath:instancePath+"/loan_days",schemaPath:"#/properties/loan_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs_loan_days_0 === errors;
 }
 else {
 var valid0 = true;
@@ -299,9 +299,9 @@ return validate18;
 
 export const body_createBook = (() => {
 const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"author":{"type":"string","minLength":1,"maxLength":200},"isbn":{"type":"string","pattern":"^[0-9]{13}$"}},"additionalProperties":false,"required":["account_id","title","author"]};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
-const pattern3 = new RegExp("^[0-9]{13}$", "u");
+const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_ed844cae = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const pattern_fbf41840 = new RegExp("^[0-9]{13}$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -331,16 +331,16 @@ break;
 }
 if(_errs1 === errors){
 if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
+let data_account_id_0 = data.account_id;
+const _errs_account_id_0 = errors;
+if(errors === _errs_account_id_0){
+if(typeof data_account_id_0 === "string"){
+if(func_ucs2length(data_account_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
+if(!pattern_ed844cae.test(data_account_id_0)){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -351,23 +351,23 @@ validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs_account_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.title !== undefined){
-let data1 = data.title;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 200){
+let data_title_0 = data.title;
+const _errs_title_0 = errors;
+if(errors === _errs_title_0){
+if(typeof data_title_0 === "string"){
+if(func_ucs2length(data_title_0) > 200){
 validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(func1(data1) < 1){
+if(func_ucs2length(data_title_0) < 1){
 validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -378,23 +378,23 @@ validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs_title_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.author !== undefined){
-let data2 = data.author;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
+let data_author_0 = data.author;
+const _errs_author_0 = errors;
+if(errors === _errs_author_0){
+if(typeof data_author_0 === "string"){
+if(func_ucs2length(data_author_0) > 200){
 validate18.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(func1(data2) < 1){
+if(func_ucs2length(data_author_0) < 1){
 validate18.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -405,18 +405,18 @@ validate18.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs_author_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.isbn !== undefined){
-let data3 = data.isbn;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
+let data_isbn_0 = data.isbn;
+const _errs_isbn_0 = errors;
+if(errors === _errs_isbn_0){
+if(typeof data_isbn_0 === "string"){
+if(!pattern_fbf41840.test(data_isbn_0)){
 validate18.errors = [{instancePath:instancePath+"/isbn",schemaPath:"#/properties/isbn/pattern",keyword:"pattern",params:{pattern: "^[0-9]{13}$"},message:"must match pattern \""+"^[0-9]{13}$"+"\""}];
 return false;
 }
@@ -426,7 +426,7 @@ validate18.errors = [{instancePath:instancePath+"/isbn",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs_isbn_0 === errors;
 }
 else {
 var valid0 = true;
@@ -451,9 +451,9 @@ return validate18;
 
 export const body_createWebhookEndpoint = (() => {
 const schema21 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["loan.checked_out","loan.returned"]},"maxItems":10}},"additionalProperties":false,"required":["account_id","url","events"]};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
-const formats0 = inputFormats.uri;
+const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_ed844cae = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const formats_uri = inputFormats.uri;
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -483,16 +483,16 @@ break;
 }
 if(_errs1 === errors){
 if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
+let data_account_id_0 = data.account_id;
+const _errs_account_id_0 = errors;
+if(errors === _errs_account_id_0){
+if(typeof data_account_id_0 === "string"){
+if(func_ucs2length(data_account_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
+if(!pattern_ed844cae.test(data_account_id_0)){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -503,24 +503,24 @@ validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs_account_id_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
+let data_url_0 = data.url;
+const _errs_url_0 = errors;
+if(errors === _errs_url_0){
+if(errors === _errs_url_0){
+if(typeof data_url_0 === "string"){
+if(func_ucs2length(data_url_0) > 2048){
 validate18.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats0(data1))){
+if(!(formats_uri(data_url_0))){
 validate18.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -532,37 +532,37 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs_url_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 10){
+let data_events_0 = data.events;
+const _errs_events_0 = errors;
+if(errors === _errs_events_0){
+if(Array.isArray(data_events_0)){
+if(data_events_0.length > 10){
 validate18.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate18.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid_events_0 = true;
+const len_events_0 = data_events_0.length;
+for(let i_events_0=0; i_events_0<len_events_0; i_events_0++){
+let data_events_1 = data_events_0[i_events_0];
+const _errs_events_1 = errors;
+if(typeof data_events_1 !== "string"){
+validate18.errors = [{instancePath:instancePath+"/events/" + i_events_0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data3 === "loan.checked_out") || (data3 === "loan.returned"))){
-validate18.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema21.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+if(!((data_events_1 === "loan.checked_out") || (data_events_1 === "loan.returned"))){
+validate18.errors = [{instancePath:instancePath+"/events/" + i_events_0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema21.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs8 === errors;
-if(!valid1){
+var valid_events_0 = _errs_events_1 === errors;
+if(!valid_events_0){
 break;
 }
 }
@@ -573,7 +573,7 @@ validate18.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs_events_0 === errors;
 }
 else {
 var valid0 = true;

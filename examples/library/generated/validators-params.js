@@ -67,33 +67,33 @@ break;
 }
 if(_errs1 === errors){
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
+let data_id_0 = data.id;
+if(typeof data_id_0 !== "string"){
+let dataType_id_0 = typeof data_id_0;
+let coerced_id_0 = undefined;
+if(dataType_id_0 == 'object' && Array.isArray(data_id_0) && data_id_0.length == 1){
+data_id_0 = data_id_0[0];
+dataType_id_0 = typeof data_id_0;
+if(typeof data_id_0 === "string"){
+coerced_id_0 = data_id_0;
 }
 }
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
+if(!(coerced_id_0 !== undefined)){
+if(dataType_id_0 == "number" || dataType_id_0 == "boolean"){
+coerced_id_0 = "" + data_id_0;
 }
-else if(data0 === null){
-coerced0 = "";
+else if(data_id_0 === null){
+coerced_id_0 = "";
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced0 !== undefined){
-data0 = coerced0;
+if(coerced_id_0 !== undefined){
+data_id_0 = coerced_id_0;
 if(data !== undefined){
-data["id"] = coerced0;
+data["id"] = coerced_id_0;
 }
 }
 }
@@ -148,8 +148,8 @@ return validate18;
 
 export const query_listBooks = (() => {
 const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^lib_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern2 = new RegExp("^lib_[A-Za-z0-9]+$", "u");
+const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_ed844cae = new RegExp("^lib_[A-Za-z0-9]+$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -173,244 +173,244 @@ break;
 }
 if(_errs1 === errors){
 if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
+let data_first_0 = data.first;
+const _errs_first_0 = errors;
+if(!(((typeof data_first_0 == "number") && (!(data_first_0 % 1) && !isNaN(data_first_0))) && (isFinite(data_first_0)))){
+let dataType_first_0 = typeof data_first_0;
+let coerced_first_0 = undefined;
+if(dataType_first_0 == 'object' && Array.isArray(data_first_0) && data_first_0.length == 1){
+data_first_0 = data_first_0[0];
+dataType_first_0 = typeof data_first_0;
+if(((typeof data_first_0 == "number") && (!(data_first_0 % 1) && !isNaN(data_first_0))) && (isFinite(data_first_0))){
+coerced_first_0 = data_first_0;
 }
 }
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
+if(!(coerced_first_0 !== undefined)){
+if(dataType_first_0 === "boolean" || data_first_0 === null
+              || (dataType_first_0 === "string" && data_first_0 && data_first_0 == +data_first_0 && !(data_first_0 % 1))){
+coerced_first_0 = +data_first_0;
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
-if(coerced0 !== undefined){
-data0 = coerced0;
+if(coerced_first_0 !== undefined){
+data_first_0 = coerced_first_0;
 if(data !== undefined){
-data["first"] = coerced0;
+data["first"] = coerced_first_0;
 }
 }
 }
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
+if(errors === _errs_first_0){
+if((typeof data_first_0 == "number") && (isFinite(data_first_0))){
+if(data_first_0 > 100 || isNaN(data_first_0)){
 validate18.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
+if(data_first_0 < 1 || isNaN(data_first_0)){
 validate18.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs_first_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
+let data_after_0 = data.after;
+const _errs_after_0 = errors;
+if(typeof data_after_0 !== "string"){
+let dataType_after_0 = typeof data_after_0;
+let coerced_after_0 = undefined;
+if(dataType_after_0 == 'object' && Array.isArray(data_after_0) && data_after_0.length == 1){
+data_after_0 = data_after_0[0];
+dataType_after_0 = typeof data_after_0;
+if(typeof data_after_0 === "string"){
+coerced_after_0 = data_after_0;
 }
 }
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
+if(!(coerced_after_0 !== undefined)){
+if(dataType_after_0 == "number" || dataType_after_0 == "boolean"){
+coerced_after_0 = "" + data_after_0;
 }
-else if(data1 === null){
-coerced1 = "";
+else if(data_after_0 === null){
+coerced_after_0 = "";
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced1 !== undefined){
-data1 = coerced1;
+if(coerced_after_0 !== undefined){
+data_after_0 = coerced_after_0;
 if(data !== undefined){
-data["after"] = coerced1;
+data["after"] = coerced_after_0;
 }
 }
 }
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
+if(errors === _errs_after_0){
+if(typeof data_after_0 === "string"){
+if(func_ucs2length(data_after_0) > 512){
 validate18.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs_after_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
+let data_last_0 = data.last;
+const _errs_last_0 = errors;
+if(!(((typeof data_last_0 == "number") && (!(data_last_0 % 1) && !isNaN(data_last_0))) && (isFinite(data_last_0)))){
+let dataType_last_0 = typeof data_last_0;
+let coerced_last_0 = undefined;
+if(dataType_last_0 == 'object' && Array.isArray(data_last_0) && data_last_0.length == 1){
+data_last_0 = data_last_0[0];
+dataType_last_0 = typeof data_last_0;
+if(((typeof data_last_0 == "number") && (!(data_last_0 % 1) && !isNaN(data_last_0))) && (isFinite(data_last_0))){
+coerced_last_0 = data_last_0;
 }
 }
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
+if(!(coerced_last_0 !== undefined)){
+if(dataType_last_0 === "boolean" || data_last_0 === null
+              || (dataType_last_0 === "string" && data_last_0 && data_last_0 == +data_last_0 && !(data_last_0 % 1))){
+coerced_last_0 = +data_last_0;
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
-if(coerced2 !== undefined){
-data2 = coerced2;
+if(coerced_last_0 !== undefined){
+data_last_0 = coerced_last_0;
 if(data !== undefined){
-data["last"] = coerced2;
+data["last"] = coerced_last_0;
 }
 }
 }
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
+if(errors === _errs_last_0){
+if((typeof data_last_0 == "number") && (isFinite(data_last_0))){
+if(data_last_0 > 100 || isNaN(data_last_0)){
 validate18.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(data2 < 1 || isNaN(data2)){
+if(data_last_0 < 1 || isNaN(data_last_0)){
 validate18.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs_last_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
+let data_before_0 = data.before;
+const _errs_before_0 = errors;
+if(typeof data_before_0 !== "string"){
+let dataType_before_0 = typeof data_before_0;
+let coerced_before_0 = undefined;
+if(dataType_before_0 == 'object' && Array.isArray(data_before_0) && data_before_0.length == 1){
+data_before_0 = data_before_0[0];
+dataType_before_0 = typeof data_before_0;
+if(typeof data_before_0 === "string"){
+coerced_before_0 = data_before_0;
 }
 }
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
+if(!(coerced_before_0 !== undefined)){
+if(dataType_before_0 == "number" || dataType_before_0 == "boolean"){
+coerced_before_0 = "" + data_before_0;
 }
-else if(data3 === null){
-coerced3 = "";
+else if(data_before_0 === null){
+coerced_before_0 = "";
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced3 !== undefined){
-data3 = coerced3;
+if(coerced_before_0 !== undefined){
+data_before_0 = coerced_before_0;
 if(data !== undefined){
-data["before"] = coerced3;
+data["before"] = coerced_before_0;
 }
 }
 }
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
+if(errors === _errs_before_0){
+if(typeof data_before_0 === "string"){
+if(func_ucs2length(data_before_0) > 512){
 validate18.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs_before_0 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
+let data_account_id_0 = data.account_id;
+const _errs_account_id_0 = errors;
+if(typeof data_account_id_0 !== "string"){
+let dataType_account_id_0 = typeof data_account_id_0;
+let coerced_account_id_0 = undefined;
+if(dataType_account_id_0 == 'object' && Array.isArray(data_account_id_0) && data_account_id_0.length == 1){
+data_account_id_0 = data_account_id_0[0];
+dataType_account_id_0 = typeof data_account_id_0;
+if(typeof data_account_id_0 === "string"){
+coerced_account_id_0 = data_account_id_0;
 }
 }
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
+if(!(coerced_account_id_0 !== undefined)){
+if(dataType_account_id_0 == "number" || dataType_account_id_0 == "boolean"){
+coerced_account_id_0 = "" + data_account_id_0;
 }
-else if(data4 === null){
-coerced4 = "";
+else if(data_account_id_0 === null){
+coerced_account_id_0 = "";
 }
 else {
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced4 !== undefined){
-data4 = coerced4;
+if(coerced_account_id_0 !== undefined){
+data_account_id_0 = coerced_account_id_0;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["account_id"] = coerced_account_id_0;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
+if(errors === _errs_account_id_0){
+if(typeof data_account_id_0 === "string"){
+if(func_ucs2length(data_account_id_0) > 64){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
+if(!pattern_ed844cae.test(data_account_id_0)){
 validate18.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^lib_[A-Za-z0-9]+$"},message:"must match pattern \""+"^lib_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs_account_id_0 === errors;
 }
 else {
 var valid0 = true;

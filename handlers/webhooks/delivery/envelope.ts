@@ -3,7 +3,7 @@
 // ones `company_id` (version flag webhook_envelope_account_id). Unpinned ad payloads say external_accounts (the seed's
 // Events 6).
 import { renderAt } from '../../../runtime/render.js';
-import { DEFAULT_VERSION, flagOn, versionOn } from '../../../runtime/versions.js';
+import { defaultVersion, flagOn, versionOn } from '../../../runtime/versions.js';
 import { specData } from '../../../generated/spec-data.js';
 import { v2Settings } from '../../../generated/v2-routes.js';
 import { fillHiddenAt } from '../../../runtime/plain/hidden-fields.js';
@@ -18,7 +18,7 @@ export interface EventRow {
   created_at: string;
 }
 
-const versionOf = (pin: string | null) => versionOn(pin ?? DEFAULT_VERSION) ?? DEFAULT_VERSION;
+const versionOf = (pin: string | null) => versionOn(pin ?? defaultVersion()) ?? defaultVersion();
 
 /** Fields the head hides (field_hidden) that the payload's version shows are not in the event's data (it is the
  * head's shape): they are read now, as they are at delivery, like any response at that version. `legacy`: a v2 or v5
