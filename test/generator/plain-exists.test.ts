@@ -5,9 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generate } from '../../generator/generate.js';
 import { loadSpec } from '../../generator/load-spec.js';
-import { SpecError } from '../../generator/spec-source.js';
 import {
-  FIXTURE_FILE as F, lineOf, problemAt, problemsWith, projectCopy, removeCopies, replaceOnce, writeIn,
+  FIXTURE_FILE as F, lineOf, problemAt, problemsWith, problemsWithTables, projectCopy, removeCopies, replaceOnce, writeIn,
 } from './spec-fixture.js';
 
 const t = suite('generator: list filters through a related table');
@@ -60,20 +59,6 @@ const TABLES = JSON.stringify({
   },
 });
 
-/** The problems loadSpec reports for the fixture in a copy whose migrations/tables.json is TABLES. */
-function problemsWithTables(fixture: string): string[] {
-  const root = projectCopy({ fixture });
-  writeIn(root, 'migrations/tables.json', TABLES);
-  try {
-    loadSpec(root);
-  } catch (e) {
-    if (e instanceof SpecError) return e.problems;
-    throw e;
-  }
-  assert.unreachable('loadSpec accepted a broken spec');
-  return [];
-}
-
 t('an exists filter is one EXISTS subquery over the related table, either way the two rows name each other', () => {
   const ops = generate(projectCopy({ fixture: EXISTS })).files['plain-operations.ts'];
   assert.match(ops, `{ param: 'tag', test: 'exists', sql: ['exists (select 1 from "test_widget_tags" as "related" `
@@ -122,7 +107,7 @@ const tableCases: [string, string, string, ...string[]][] = [
 
 for (const [name, text, line, ...words] of tableCases) {
   t(`problem: ${name}`, () => {
-    problemAt(problemsWithTables(text), F, lineOf(text, line), ...words);
+    problemAt(problemsWithTables(text, TABLES), F, lineOf(text, line), ...words);
   });
 }
 

@@ -8,10 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from '../../generator/generate.js';
 import { loadSpec } from '../../generator/load-spec.js';
-import { SpecError } from '../../generator/spec-source.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import {
-  FIXTURE_FILE as F, lineOf, linkNodeModules, problemAt, problemsWith, projectCopy, removeCopies, replaceOnce, runGenerator, writeIn,
+  FIXTURE_FILE as F, lineOf, linkNodeModules, problemAt, problemsWith, problemsWithTables, projectCopy, removeCopies, replaceOnce, runGenerator, writeIn,
 } from './spec-fixture.js';
 
 const t = suite('generator: shared hooks and cascades of plain operations');
@@ -121,20 +120,6 @@ t('an operation with a shared hook has no file: none is scaffolded, and --check 
   assert.match(check.stderr, 'with no hook of their own (none, or shared code: plain.hook.code); delete:\n  handlers/test_widgets/pauseTestGadget.ts');
 });
 
-/** The problems loadSpec reports for the fixture in a copy whose migrations/tables.json is TABLES. */
-function problemsWithTables(fixture: string): string[] {
-  const root = projectCopy({ fixture });
-  writeIn(root, 'migrations/tables.json', TABLES);
-  try {
-    loadSpec(root);
-  } catch (e) {
-    if (e instanceof SpecError) return e.problems;
-    throw e;
-  }
-  assert.unreachable('loadSpec accepted a broken spec');
-  return [];
-}
-
 t('with migrations/tables.json, a cascade naming its tables and columns loads', () => {
   const root = projectCopy({ fixture: SHARED });
   writeIn(root, 'migrations/tables.json', TABLES);
@@ -167,7 +152,7 @@ const tableCases: [string, string, string, ...string[]][] = [
 
 for (const [name, text, line, ...words] of tableCases) {
   t(`problem: ${name}`, () => {
-    problemAt(problemsWithTables(text), F, lineOf(text, line), ...words);
+    problemAt(problemsWithTables(text, TABLES), F, lineOf(text, line), ...words);
   });
 }
 

@@ -119,6 +119,18 @@ export function problemsWith(fixture: string, mutateApi?: (text: string) => stri
     const api = join(root, 'spec/api.yaml');
     writeFileSync(api, mutateApi(readText(api)));
   }
+  return problemsOf(root);
+}
+
+/** The problems loadSpec reports for the fixture in a copy whose migrations/tables.json is `tables` (the columns
+ * the generator checks names against). */
+export function problemsWithTables(fixture: string, tables: string): string[] {
+  const root = projectCopy({ fixture });
+  writeIn(root, 'migrations/tables.json', tables);
+  return problemsOf(root);
+}
+
+function problemsOf(root: string): string[] {
   try {
     loadSpec(root);
   } catch (e) {
