@@ -42,7 +42,7 @@ function format(value: Json, at: string[] = [], indent = ''): string {
 
 /** `documents`: each version's document text, by date. */
 export function emitOpenApiStore(documents: Record<string, string>): string {
-  const store: OpenApiStore = { versions: {}, paths: {}, components: {} };
+  const store: OpenApiStore = { versions: {}, paths: {}, components: {}, tags: {} };
   const dates = Object.keys(documents).sort();
   for (const version of dates) {
     const doc = JSON.parse(documents[version]) as Json;
@@ -64,12 +64,18 @@ export function emitOpenApiStore(documents: Record<string, string>): string {
             skeleton.components[section][name] = variantOf((store.components[section] ??= {})[name] ??= {}, marked(component, version), version);
           }
         }
+      } else if (key === 'tags') {
+        skeleton.tags = {};
+        for (const tag of value as { name: string }[]) {
+          skeleton.tags[tag.name] = variantOf(store.tags[tag.name] ??= {}, marked(tag, version), version);
+        }
       } else skeleton[key] = value;
     }
     store.versions[version] = skeleton;
   }
   store.paths = sortedKeys(store.paths);
   for (const path of Object.keys(store.paths)) store.paths[path] = sortedKeys(store.paths[path]);
+  store.tags = sortedKeys(store.tags);
   store.components = sortedKeys(store.components);
   for (const section of Object.keys(store.components)) store.components[section] = sortedKeys(store.components[section]);
   const text = format(store) + '\n';

@@ -85,6 +85,14 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
   return out;
 }
 
+/** The tags (areas) the version's operations carry, by name, with the area's description where it has one. */
+function tagsOf(spec: ApiSpec, operations: readonly OperationSpec[]): JsonSchema[] {
+  return [...new Set(operations.map((op) => op.area))].sort().map((name) => {
+    const description = spec.areas[name]?.description;
+    return description ? { name, description } : { name };
+  });
+}
+
 export function emitOpenApi(spec: ApiSpec, view: VersionView): string {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of view.operations) {
@@ -108,6 +116,8 @@ export function emitOpenApi(spec: ApiSpec, view: VersionView): string {
     openapi: '3.1.0',
     info: { title: spec.info.title, version: spec.info.version, 'x-api-version-date': view.date, description: view.description },
     servers: [{ url: spec.info.base_path }],
+    // Each area's description, shown by /docs above the area's operations.
+    tags: tagsOf(spec, view.operations),
     paths: sortedPaths,
     components: reachableComponents(sortedPaths, { schemas, responses, securitySchemes }, ['securitySchemes']),
   };

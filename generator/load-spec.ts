@@ -112,13 +112,15 @@ export function loadSpec(root: string): LoadedSpec {
     version_flags: versions.version_flags,
     events: {},
     state_machines: {},
+    areas: {},
   };
 
   for (const { area, source } of areas) {
     const data = source!.data as {
-      resources?: Record<string, ResourceSpec>; operations?: Record<string, any>; state_machines?: Record<string, any>;
+      description?: string; resources?: Record<string, ResourceSpec>; operations?: Record<string, any>; state_machines?: Record<string, any>;
       events?: Record<string, { schema: string; description: string }>;
     };
+    spec.areas[area] = data.description ? { description: data.description } : {};
     for (const [name, event] of Object.entries(data.events ?? {})) {
       if (spec.events[name]) problems.push(`${locate(source!, ['events', name], true)}: the event ${name} is declared twice`);
       spec.events[name] = { ...event, area };

@@ -313,4 +313,6 @@ export interface ApiSpec {
   events: Record<string, { schema: string; description: string; area?: string }>;
   /** resource name -> its lifecycle */
   state_machines: Record<string, StateMachineSpec>;
+  /** area (spec/areas/<area>.yaml) -> its description: the OpenAPI documents' tag of the area's operations */
+  areas: Record<string, { description?: string }>;
 }

@@ -7,6 +7,7 @@
 //   versions: { <date>: the document with each part replaced by the key of its variant }
 //   paths: { <path>: { <method>: { <key>: operation } } }
 //   components: { <section>: { <name>: { <key>: component } } }
+//   tags: { <name>: { <key>: tag } }   (a version's skeleton lists its tags as { <name>: <key> }, in order)
 // A variant's key is the first version whose part it is. Inside a part, a string that is the version's own date
 // (the Api-Version-Date header's default) is written VERSION_MARK, so that versions differing only in it share.
 // This module is the format's reader: the server (runtime/openapi-documents.ts), the handlers and the tests
@@ -23,6 +24,7 @@ export interface OpenApiStore {
   versions: Record<string, Json>;
   paths: Record<string, Record<string, Record<string, Json>>>;
   components: Record<string, Record<string, Record<string, Json>>>;
+  tags: Record<string, Record<string, Json>>;
 }
 
 /** The store's file in a generated/ folder. */
@@ -57,6 +59,8 @@ export function assembleDocument(store: OpenApiStore, version: string): string |
         doc.components[section] = {};
         for (const [name, variant] of Object.entries(names)) doc.components[section][name] = withVersion(store.components[section][name][variant], version);
       }
+    } else if (key === 'tags') {
+      doc.tags = Object.entries<string>(value).map(([name, variant]) => withVersion(store.tags[name][variant], version));
     } else doc[key] = value;
   }
   return JSON.stringify(doc, null, 2) + '\n';

@@ -29,6 +29,15 @@ t('GET /openapi.json is the latest document, without credentials, cacheable', as
   assert.is(await again.text(), '');
 });
 
+t('each area is a tag whose description is the area\'s (shown by /docs above its operations)', async () => {
+  const doc = JSON.parse(await (await fetch(`${app.url}/openapi.json`)).text());
+  const tags = new Map<string, string | undefined>(doc.tags.map((tag: { name: string; description?: string }) => [tag.name, tag.description]));
+  const used = new Set(Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => op.tags)));
+  assert.equal([...tags.keys()].sort(), [...used].sort());
+  assert.match(tags.get('members') ?? '', 'access_level is derived on every read');
+  assert.match(tags.get('payouts') ?? '', 'sandbox payout rail');
+});
+
 t('?version= gives the document in force on that date; each version has its own ETag', async () => {
   const oldest = specData.versions[specData.versions.length - 1];
   const res = await fetch(`${app.url}/openapi.json?version=${oldest}`);
