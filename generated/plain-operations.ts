@@ -3,6 +3,7 @@ import type { Handler } from './handler.js';
 import type { Operations } from './types.js';
 import type { ListHook, TransitionHook } from './plain-hooks.js';
 import { resources } from './resources.js';
+import { plainCreate } from '../runtime/plain/create.js';
 import { plainDelete } from '../runtime/plain/remove.js';
 import { plainList } from '../runtime/plain/list.js';
 import { plainRetrieve } from '../runtime/plain/retrieve.js';
@@ -15,6 +16,7 @@ import { updateApp as updateAppHook } from '../handlers/apps/updateApp.js';
 import { listAppLogs as listAppLogsHook } from '../handlers/apps/listAppLogs.js';
 import { submitBountySubmission as submitBountySubmissionHook } from '../handlers/bounties/submitBountySubmission.js';
 import { deleteBountySubmission as deleteBountySubmissionHook } from '../handlers/bounties/deleteBountySubmission.js';
+import { createExperiment as createExperimentHook } from '../handlers/experiments/createExperiment.js';
 import { listExports as listExportsHook } from '../handlers/exports/listExports.js';
 import { retrieveExport as retrieveExportHook } from '../handlers/exports/retrieveExport.js';
 import { listExternalAccountPosts as listExternalAccountPostsHook } from '../handlers/external_accounts/listExternalAccountPosts.js';
@@ -668,6 +670,19 @@ export const deleteExperience = plainDelete<Operations['deleteExperience']>(reso
   emits: 'experience.deleted',
 });
 
+/** POST /experiments: Create an experiment */
+export const createExperiment = plainCreate<Operations['createExperiment']>(resources.Experiment, {
+  prefix: 'expt_',
+  table: 'experiments',
+  accountParam: 'account_id',
+  fields: {
+    name: { column: 'name', metadata: false },
+    description: { column: 'description', metadata: false },
+  },
+  emits: 'experiment.created',
+  hook: createExperimentHook,
+});
+
 /** GET /experiments: List experiments */
 export const listExperiments = plainList<Operations['listExperiments']>(resources.Experiment, {
   scope: 'experiment:read',
@@ -980,6 +995,21 @@ export const listProducts = plainList<Operations['listProducts']>(resources.Prod
   sortParam: null,
   directionParam: 'direction',
   idColumn: 'products.id',
+});
+
+/** POST /products: Create a product */
+export const createProduct = plainCreate<Operations['createProduct']>(resources.Product, {
+  prefix: 'prod_',
+  table: 'products',
+  accountParam: 'account_id',
+  fields: {
+    title: { column: 'title', metadata: false },
+    description: { column: 'description', metadata: false },
+    visibility: { column: 'visibility', metadata: false },
+    includes_license: { column: 'includes_license', metadata: false },
+    metadata: { column: 'metadata', metadata: true },
+  },
+  emits: 'product.created',
 });
 
 /** GET /products/{id}: Retrieve a product */

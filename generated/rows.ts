@@ -1815,6 +1815,7 @@ export interface PlainRows {
   listExperiences: ExperienceRow;
   retrieveExperience: ExperienceRow;
   deleteExperience: ExperienceRow;
+  createExperiment: ExperimentRow;
   listExperiments: ExperimentRow;
   retrieveExperiment: ExperimentRow;
   listExports: ExportRow;
@@ -1846,6 +1847,7 @@ export interface PlainRows {
   listEvents: TrackedEventRow;
   listPeople: PersonRow;
   listProducts: ProductRow;
+  createProduct: ProductRow;
   retrieveProduct: ProductRow;
   updateProduct: ProductRow;
   deleteProduct: ProductRow;

@@ -6,7 +6,7 @@ import { HOOK_TYPE } from './emit-routes.js';
 export function emitPlainOperations(models: PlainModel[]): string {
   const factories = [...new Set(models.map((m) => m.factory))].sort();
   const modules: Record<string, string> = { plainRetrieve: 'retrieve', plainList: 'list', plainDelete: 'remove', plainUpdate: 'update', plainSummary: 'summary',
-    plainTransition: 'transition' };
+    plainTransition: 'transition', plainCreate: 'create' };
   // An operation declared exactly like an earlier one (a deprecated path's, through a YAML anchor) is that handler.
   const declared = new Map<string, string>();
   const shared = sharedHookImports(models);

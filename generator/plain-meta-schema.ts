@@ -55,7 +55,7 @@ export const tableDefs = {
     additionalProperties: false,
     required: ['kind'],
     properties: {
-      kind: { enum: ['retrieve', 'list', 'delete', 'update', 'summary', 'transition'] },
+      kind: { enum: ['retrieve', 'list', 'delete', 'update', 'summary', 'transition', 'create'] },
       machine: { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' },
       transition: identifier,
       stamp: { type: 'array', items: identifier, minItems: 1 },

@@ -108,7 +108,7 @@ export interface ColumnForm {
 
 /** An operation the generator builds whole from its resource's table: no handler, at most one hook. */
 export interface PlainSpec {
-  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary' | 'transition';
+  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary' | 'transition' | 'create';
   /** transition: the state machine (named after the resource answered) and the transition of it the operation makes */
   machine?: string;
   transition?: string;
@@ -130,7 +130,7 @@ export interface PlainSpec {
   parent?: { resource: string; column: string };
   /** update: the body fields written (metadata fields merge key by key) */
   fields?: string[];
-  /** delete, update, transition: the event recorded with the resource (as it was, for a delete) */
+  /** create, delete, update, transition: the event recorded with the resource (as it was, for a delete) */
   emits?: string;
   /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words; or a hook several operations share */
   hook?: string | SharedHookSpec;

@@ -12,7 +12,7 @@ export interface PlainModel {
   /** the stored resource it answers; none for a summary, which reads a totals table */
   resource: StoredModel | null;
   /** the runtime/plain factory and its options (name -> TypeScript expression) */
-  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary' | 'plainTransition';
+  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary' | 'plainTransition' | 'plainCreate';
   options: [string, string][];
   /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
   hook: boolean;
@@ -23,7 +23,7 @@ export interface PlainModel {
 }
 
 const FACTORY = {
-  retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary', transition: 'plainTransition',
+  retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary', transition: 'plainTransition', create: 'plainCreate',
 } as const;
 /** What each kind answers: its method(s) and the response key naming its resource. */
 const SHAPE = {
@@ -33,10 +33,11 @@ const SHAPE = {
   update: { methods: ['PATCH', 'POST'], response: 'type' },
   summary: { methods: ['GET'], response: 'type' },
   transition: { methods: ['POST', 'DELETE'], response: 'type' },
+  create: { methods: ['POST'], response: 'type' },
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
-  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update', 'transition'], totals: ['summary'],
-  hook: ['retrieve', 'list', 'delete', 'update', 'transition'], fill: ['retrieve', 'list', 'transition'],
+  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['create', 'delete', 'update', 'transition'], totals: ['summary'],
+  hook: ['retrieve', 'list', 'delete', 'update', 'transition', 'create'], fill: ['retrieve', 'list', 'transition'],
   machine: ['transition'], transition: ['transition'], stamp: ['transition'], same_state: ['transition'],
   own: ['retrieve', 'list', 'delete', 'transition'], parent: ['list'], cascade: ['delete'],
 };
@@ -90,10 +91,11 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   }
   const parent = plain.kind === 'list' && plain.parent ? parentOf(op, plain.parent, resource, stored, problem) : null;
   if (plain.parent && !/\/\{id\}\/[a-z_]+$/.test(op.path)) problem(['path'], `must end with {id}/<its rows>: a plain list of a parent's rows finds the parent by id`);
-  if (plain.kind === 'transition' ? !/\/\{id\}(\/[a-z_]+)?$/.test(op.path) : plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) {
+  if (plain.kind === 'create' && /\}$/.test(op.path)) problem(['path'], `must name a collection (no {id} at its end): a plain create makes a new ${named}`);
+  else if (plain.kind === 'transition' ? !/\/\{id\}(\/[a-z_]+)?$/.test(op.path) : plain.kind !== 'list' && plain.kind !== 'create' && !/\/\{id\}$/.test(op.path)) {
     problem(['path'], `must end with {id}${plain.kind === 'transition' ? ' (or {id}/<action>)' : ''}: a plain ${plain.kind} finds its ${named} by id`);
   }
-  if ((plain.kind !== 'list' || plain.parent) && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
+  if ((plain.kind !== 'list' || plain.parent) && plain.kind !== 'create' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
   // No scopes: the hook checks those the row calls for (after the 404 of an invisible account), or own.only gives
   // the row to its user alone.
   if (op.scopes.length === 0 && !plain.hook && !plain.own?.only) {
@@ -111,7 +113,8 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
       : plain.kind === 'delete' ? [scopes, ['statement', literal(deleteStatement(resource))],
         ...(plain.cascade ? [['cascade', literal(cascadeStatements(plain.cascade, stored, tables, problem))] as [string, string]] : [])]
         : plain.kind === 'transition' ? [scopes, ...transitionOptions(spec, op, plain, resource, problem)]
-          : [scopes];
+          : plain.kind === 'create' ? createOptions(op, plain, resource, tables, problem)
+            : [scopes];
   if (plain.own) options.push(['own', ownOption(op, plain.own, parent?.model ?? resource, problem)]);
   if (plain.kind === 'list' && plain.own && !plain.own.only && !plain.parent) {
     problem(['plain', 'own'], 'needs only: true on a plain list without a parent: its rows are either the caller\'s own or its accounts\', not both', true);
@@ -285,6 +288,39 @@ function ownOption(op: OperationSpec, own: OwnSpec, resource: StoredModel, probl
   if (own.only && own.refused) problem(['plain', 'own', 'refused'], 'cannot be: with own.only nobody else reads the row, so the user is never refused', true);
   const column = typeof target === 'string' ? own.user : target.column ?? own.user;
   return literal({ user: column, ...(own.refused ? { refused: own.refused } : {}), ...(own.only ? { only: true } : {}) });
+}
+
+/**
+ * A create writes its body: the account named by `account: body.<field>` (checked by the runtime before the handler),
+ * and every other field in its column (a metadata field as JSON). A field no column takes as sent (an object or a
+ * list, a field read otherwise, a column migrations/tables.json lacks) is left to the hook, or is a spec error.
+ */
+function createOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel, tables: TableColumns | null,
+  problem: Problem): [string, string][] {
+  const body = op.body ?? {};
+  const accountParam = op.account?.startsWith('body.') ? op.account.slice('body.'.length) : null;
+  if (!accountParam || !body[accountParam]?.required) {
+    problem(op.account ? ['account'] : ['plain'], 'must name a required body field (account: body.account_id) for a plain create: the account it creates in', !op.account);
+  }
+  const prefix = resource.resource.prefix;
+  if (!prefix) problem(['response', 'type'], `names ${resource.name}, which has no prefix: a plain create makes its id from it`);
+  const columns = tables?.tables[resource.table];
+  const out: Record<string, { column: string; metadata: boolean }> = {};
+  for (const [field, input] of Object.entries(body)) {
+    if (field === accountParam) continue;
+    const target = targetOf(resource, field);
+    const column = typeof target === 'string' ? null : target.column;
+    const json = input.type === 'object' || input.type === 'array';
+    if (column && !json && (!columns || column in columns)) {
+      out[field] = { column, metadata: input.type === 'metadata' };
+    } else if (!plain.hook) {
+      const why = typeof target === 'string' ? target : !column ? 'not a column' : json ? `an ${input.type}, which a hook writes`
+        : `not a column of ${resource.table} (migrations/tables.json)`;
+      problem(['body', field], `has no column a plain create writes it to (${why}); its hook (plain.hook) takes it`, true);
+    }
+  }
+  return [['prefix', literal(prefix ?? '')], ['table', literal(resource.table)], ['accountParam', literal(accountParam ?? '')],
+    ['fields', tsLines(out)]];
 }
 
 function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): string {

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: connected or business accounts with their owner and referral (account-service.ts).
 import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { CreateAccountInput } from '../../generated/types.js';
 import { Access } from '../../runtime/access.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: in an ad group of the caller's; may move the campaign's delivery status.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: takes its currency from the account's preferences and checks the schedule; answers the campaign with its delivery fields.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { loadPreferences } from '../account_preferences/index.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: locks the campaign, checks budget and audiences, and moves the campaign's delivery status.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { readRow } from '../../runtime/plain/stored-resource.js';

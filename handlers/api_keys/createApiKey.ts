@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: issues a secret, returned this once (api-key-service.ts).
 import type { Handler } from '../../generated/handler.js';
 import { parseVersionDate } from '../../runtime/versions.js';
 import { issueApiKey } from './api-key-service.js';

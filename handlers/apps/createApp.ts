@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a hosted app claims its route's domain (another table) in the same transaction.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: queues the build check in the same transaction.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

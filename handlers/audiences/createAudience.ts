@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: source-specific fields and a build job.
 import type { Handler } from '../../generated/handler.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';

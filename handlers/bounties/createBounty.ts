@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: escrows the reward pool in the ledger with the row.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';

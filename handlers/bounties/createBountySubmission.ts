@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: locks the bounty against its closing, and a second attempt must be the 409 the insert's on conflict says.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

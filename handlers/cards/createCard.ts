@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: opens the cards balance, makes the cardholder (and notifies them), refused by the account's preferences.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: a ledger entry from the business balance to the cards balance.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: may create an inline variant (another table, plan.created) before the row.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { dropNulls } from '../../runtime/metadata.js';

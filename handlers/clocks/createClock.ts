@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: moves the account and its connected accounts onto a new sandbox clock (clock-service.ts).
 import type { Handler } from '../../generated/handler.js';
 import { startClock } from './clock-service.js';
 

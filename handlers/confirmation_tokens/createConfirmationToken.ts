@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: card details from a frontend's client id become a single-use token.
 import { clockNow } from '../../runtime/clock.js';
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';

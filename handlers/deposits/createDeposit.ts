@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: answers the destination's address on every network, made on the first call only.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { decimalText } from '../../runtime/decimal-money.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: a simulated network transfer to a deposit address, confirmed by a job.
 import type { Handler } from '../../generated/handler.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

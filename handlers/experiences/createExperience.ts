@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: checks the app and logo, and attaches a product (another table).
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';

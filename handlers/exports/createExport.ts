@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: checks the scope of the exported resource and queues the job that writes the file.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { resources } from '../../generated/resources.js';

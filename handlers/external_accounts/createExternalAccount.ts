@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: queues the connect job against the sandbox network (insert-external-account.ts).
 import type { Handler } from '../../generated/handler.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';

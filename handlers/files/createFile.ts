@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a file of the caller (user or account) answered with its signed upload destination.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { contentTypeOf } from './content-types.js';

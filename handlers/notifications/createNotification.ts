@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: one row per team member who receives it, within the app's send limit.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

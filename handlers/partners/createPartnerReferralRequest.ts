@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a row of the caller's user, not of an account, with a link built from their username.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { readView } from '../../runtime/plain/stored-resource.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a domain taken by a concurrent request must be the 409, which only the insert's on conflict says.
 import type { Handler } from '../../generated/handler.js';
 import { conflict } from '../../runtime/errors.js';
 import { newId, randomToken } from '../../runtime/ids.js';

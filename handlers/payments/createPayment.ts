@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: prices and writes a charge with its holds, 3-D Secure step and collection job (charge.ts).
 import type { Handler } from '../../generated/handler.js';
 import { insertCharge } from './charge.js';
 import { resolveSource } from './payment-source.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: stores nothing: it computes the tax of each line.
 import type { Handler } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { calculateTax } from '../shared/tax.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: a payout from the balance through request-payout.ts (ledger holds, rails).
 import type { Handler } from '../../generated/handler.js';
 import { requestPayout } from './request-payout.js';
 

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: an account's or a user's destination, and the owner's default moves to it.
 import type { Handler } from '../../generated/handler.js';
 import { conflict, invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

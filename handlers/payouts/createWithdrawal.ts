@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: a payout through request-payout.ts, answered in the legacy withdrawal shape.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { requestPayout } from './request-payout.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: attributes the event to its person and payment, deduplicating by event_id.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a code taken by a concurrent request must be the 409, which only the insert's unique violation says.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { isUniqueViolation } from '../accounts/index.js';

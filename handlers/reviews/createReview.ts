@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: checks the membership, attaches files (another table) and queues moderation.
 import type { Handler } from '../../generated/handler.js';
 import { conflict, forbidden, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

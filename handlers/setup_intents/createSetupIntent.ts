@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: seals the card details and queues the saving (or saves at once for older versions).
 import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { Operations } from '../../generated/types.js';
 import { seal } from '../../runtime/sealed-secrets.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: locks the payment, checks its state and links it to the shipment (another table).
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: an exchange between two currencies in one ledger entry.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: stores nothing: it prices a swap at the current rate.
 import type { Handler } from '../../generated/handler.js';
 import { formatAmount } from '../payouts/index.js';
 import { exchangeOf, rateText, tokenView } from './fx.js';

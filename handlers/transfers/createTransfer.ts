@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: money: a balance transfer or a claim link, with ledger holds and jobs.
 import type { Handler } from '../../generated/handler.js';
 import type { Transfer } from '../../generated/types.js';
 import { conflict, notFound } from '../../runtime/errors.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a v2 adapter: a new variant copied from a plan.
 // POST /api/v2/plans/{id}/create_quick_link: a quick link is now a variant with visibility quick_link (POST
 // /variants). The new variant copies the plan's product, type, period, currency and prices; the v2 body may
 // override the prices, the stock, the slug and the title.

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a v2 adapter over POST /webhooks that also switches the subscription to v2 payloads.
 // POST /api/v2/webhooks: the Current create (POST /webhooks), and the subscription made a v2 one (v2-format payloads,
 // delivery/v2-envelope.ts; api_version v2 at every version), in one transaction. Only this route and the operator's
 // import (handlers/webhooks/import-legacy-webhook.ts) make legacy subscriptions: the Current API has no input for it,

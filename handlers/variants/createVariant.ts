@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: the variant rules of variant-service.ts (prices, periods, stock) that checkout configurations share.
 import type { Handler } from '../../generated/handler.js';
 import { createVariant as create } from './variant-service.js';
 

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: answers the open verification if there is one, and may put the ads agreement up for signature.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: checks and seals a new signing secret, returned this once; an API key's own account is checked here.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';

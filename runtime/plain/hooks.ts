@@ -31,6 +31,15 @@ export type UpdateHook<Op extends OperationTypes, Context = HandlerContext, R = 
   hook(row: R, body: NonNullable<Input<Op>['body']>, ctx: Context): Promise<NonNullable<Input<Op>['body']>> | NonNullable<Input<Op>['body']>;
 }['hook'];
 
+/** create: the body's checks (throw to refuse) before the insert, and the columns to write beyond or over the body's
+ * (a default, a normalised value, a column no body field names). */
+export type CreateHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(body: NonNullable<Input<Op>['body']>, ctx: Context): Promise<CreateColumns<R> | void> | CreateColumns<R> | void;
+}['hook'];
+
+/** column -> the value inserted (JSON text for a jsonb column; a Knex.Raw for SQL) */
+export type CreateColumns<R> = Partial<Record<keyof R & string, unknown>>;
+
 /**
  * transition: the rule of a state move, on the locked row once the state machine allows the move and before the
  * write (throw to refuse). It may write elsewhere (a ledger posting, a refund) and returns what the move also does:
