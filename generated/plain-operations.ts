@@ -21,7 +21,9 @@ import { listExports as listExportsHook } from '../handlers/exports/listExports.
 import { retrieveExport as retrieveExportHook } from '../handlers/exports/retrieveExport.js';
 import { listExternalAccountPosts as listExternalAccountPostsHook } from '../handlers/external_accounts/listExternalAccountPosts.js';
 import { listNotifications as listNotificationsHook } from '../handlers/notifications/listNotifications.js';
+import { createPaymentMethodDomain as createPaymentMethodDomainHook } from '../handlers/payment_method_domains/createPaymentMethodDomain.js';
 import { listEvents as listEventsHook } from '../handlers/people/listEvents.js';
+import { createPromoCode as createPromoCodeHook } from '../handlers/promo_codes/createPromoCode.js';
 import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { listReviews as listReviewsHook } from '../handlers/reviews/listReviews.js';
 import { acceptTeamInvitation as acceptTeamInvitationHook } from '../handlers/team_members/acceptTeamInvitation.js';
@@ -920,6 +922,21 @@ export const listPaymentMethodDomains = plainList<Operations['listPaymentMethodD
   idColumn: 'payment_method_domains.id',
 });
 
+/** POST /payment_method_domains: Register a hostname for wallet payment methods */
+export const createPaymentMethodDomain = plainCreate<Operations['createPaymentMethodDomain']>(resources.PaymentMethodDomain, {
+  prefix: 'pmd_',
+  table: 'payment_method_domains',
+  accountParam: 'account_id',
+  fields: {
+    domain: { column: 'domain', metadata: false },
+  },
+  unique: {
+    payment_method_domains_account_id_domain_unique: { status: 409, type: 'conflict', message: 'This account already registered the domain \'{domain}\'', param: 'domain' },
+  },
+  emits: 'payment_method_domain.created',
+  hook: createPaymentMethodDomainHook,
+});
+
 /** GET /payment_method_domains/{id}: Retrieve a payment method domain */
 export const retrievePaymentMethodDomain = plainRetrieve<Operations['retrievePaymentMethodDomain']>(resources.PaymentMethodDomain, {
   scopes: ['payment_method_domain:read'],
@@ -1057,6 +1074,28 @@ export const listPromoCodes = plainList<Operations['listPromoCodes']>(resources.
   sortParam: 'order',
   directionParam: 'direction',
   idColumn: 'promo_codes.id',
+});
+
+/** POST /promo_codes: Create a promo code */
+export const createPromoCode = plainCreate<Operations['createPromoCode']>(resources.PromoCode, {
+  prefix: 'promo_',
+  table: 'promo_codes',
+  accountParam: 'account_id',
+  fields: {
+    code: { column: 'code', metadata: false },
+    amount_off: { column: 'amount_off', metadata: false },
+    currency: { column: 'currency', metadata: false },
+    percent_off: { column: 'percent_off', metadata: false },
+    product_id: { column: 'product_id', metadata: false },
+    plan_id: { column: 'plan_id', metadata: false },
+    max_redemptions: { column: 'max_redemptions', metadata: false },
+    expires_at: { column: 'expires_at', metadata: false },
+  },
+  unique: {
+    promo_codes_account_id_code_unique: { status: 409, type: 'conflict', message: 'This account already has a promo code \'{code}\'', param: 'code' },
+  },
+  emits: 'promo_code.created',
+  hook: createPromoCodeHook,
 });
 
 /** GET /promo_codes/{id}: Retrieve a promo code */

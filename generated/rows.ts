@@ -1840,6 +1840,7 @@ export interface PlainRows {
   retrievePartnerBusiness: PartnerBusinessRow;
   listPartnerBusinessEarnings: PartnerEarningRow;
   listPaymentMethodDomains: PaymentMethodDomainRow;
+  createPaymentMethodDomain: PaymentMethodDomainRow;
   retrievePaymentMethodDomain: PaymentMethodDomainRow;
   deletePaymentMethodDomain: PaymentMethodDomainRow;
   listPaymentMethods: PaymentMethodRow;
@@ -1852,6 +1853,7 @@ export interface PlainRows {
   updateProduct: ProductRow;
   deleteProduct: ProductRow;
   listPromoCodes: PromoCodeRow;
+  createPromoCode: PromoCodeRow;
   retrievePromoCode: PromoCodeRow;
   archivePromoCode: PromoCodeRow;
   activatePromoCode: PromoCodeRow;

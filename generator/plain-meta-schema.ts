@@ -101,6 +101,23 @@ export const tableDefs = {
       held_nowhere: { type: 'string', minLength: 10, description: 'the 403 message for a user token holding the scope on no account' },
       fields: { type: 'array', items: identifier, minItems: 1 },
       emits: { type: 'string', pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
+      unique: {
+        type: 'object',
+        minProperties: 1,
+        propertyNames: identifier,
+        description: 'a unique constraint (or index) of the table, by name -> the error the insert breaking it answers',
+        additionalProperties: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['message', 'param'],
+          properties: {
+            status: { enum: [400, 409], description: 'default 409' },
+            type: { ...identifier, description: 'the error type; default conflict' },
+            message: { type: 'string', minLength: 10, description: '{field} is the value written for that body field' },
+            param: identifier,
+          },
+        },
+      },
       hook: nameOr({
         type: 'object',
         additionalProperties: false,

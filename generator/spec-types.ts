@@ -132,6 +132,8 @@ export interface PlainSpec {
   fields?: string[];
   /** create, delete, update, transition: the event recorded with the resource (as it was, for a delete) */
   emits?: string;
+  /** create: a unique constraint (or unique index) of the table, by name -> the error its violation by the insert answers */
+  unique?: Record<string, UniqueErrorSpec>;
   /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words; or a hook several operations share */
   hook?: string | SharedHookSpec;
   /** delete: rows of other tables deleted with the row, before it (runtime/plain/remove.ts) */
@@ -147,6 +149,16 @@ export interface PlainSpec {
 export interface SharedHookSpec {
   code: string;
   does: string;
+}
+
+/** `plain.unique`: the error a create's insert answers when it breaks the constraint: `status` (default 409) and
+ * `type` (default conflict); `message` a template where `{field}` is the value written for that body field (after
+ * the hook), and `param` the body field it names. */
+export interface UniqueErrorSpec {
+  status?: 400 | 409;
+  type?: string;
+  message: string;
+  param: string;
 }
 
 /** `plain.cascade`: the rows of `table` whose `column` names the deleted row; soft-deleted (its soft_delete column

@@ -1,7 +1,7 @@
 // Operations that say `plain:` -> the handler the generator builds for each: a runtime/plain/ factory called with
 // the operation's resource and its precomputed SQL. Checks what the meta-schema cannot (the kind fits the method
 // and response, every query parameter has a filter, names exist), each problem at its file:line:column.
-import type { ApiSpec, CascadeSpec, ExistsSpec, FieldSpec, FillSpec, OperationSpec, OwnSpec, PlainSpec } from '../spec-types.js';
+import type { ApiSpec, CascadeSpec, ExistsSpec, FieldSpec, FillSpec, OperationSpec, OwnSpec, PlainSpec, UniqueErrorSpec } from '../spec-types.js';
 import type { TableColumns } from '../emit-rows.js';
 import type { Locator } from '../check-references.js';
 import { quoted, targetOf, type StoredModel } from './stored-resources.js';
@@ -37,6 +37,7 @@ const SHAPE = {
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
   filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['create', 'delete', 'update', 'transition'], totals: ['summary'],
+  unique: ['create'],
   hook: ['retrieve', 'list', 'delete', 'update', 'transition', 'create'], fill: ['retrieve', 'list', 'transition'],
   machine: ['transition'], transition: ['transition'], stamp: ['transition'], same_state: ['transition'],
   own: ['retrieve', 'list', 'delete', 'transition'], parent: ['list'], cascade: ['delete'],
@@ -320,7 +321,28 @@ function createOptions(op: OperationSpec, plain: PlainSpec, resource: StoredMode
     }
   }
   return [['prefix', literal(prefix ?? '')], ['table', literal(resource.table)], ['accountParam', literal(accountParam ?? '')],
-    ['fields', tsLines(out)]];
+    ['fields', tsLines(out)], ...(plain.unique ? [['unique', uniqueErrors(op, plain.unique, problem)] as [string, string]] : [])];
+}
+
+/**
+ * `unique`: the error a create's insert answers when it breaks the named constraint (a duplicate another request may
+ * have written a moment before). migrations/tables.json records no constraints, so the name is taken as written; the
+ * param and the message's `{field}`s are body fields, and the status is one the operation declares.
+ */
+function uniqueErrors(op: OperationSpec, unique: Record<string, UniqueErrorSpec>, problem: Problem): string {
+  const body = op.body ?? {};
+  const out: Record<string, Required<UniqueErrorSpec>> = {};
+  for (const [constraint, error] of Object.entries(unique)) {
+    const path = ['plain', 'unique', constraint];
+    const status = error.status ?? 409;
+    if (!op.errors.includes(status)) problem([...path, ...(error.status ? ['status'] : [])], `answers ${status}, which the operation's errors do not list`);
+    if (!(error.param in body)) problem([...path, 'param'], `names ${error.param}, which is not a body field of the operation`);
+    for (const [, field] of error.message.matchAll(/\{([^}]*)\}/g)) {
+      if (!(field in body)) problem([...path, 'message'], `names {${field}}, which is not a body field of the operation`);
+    }
+    out[constraint] = { status, type: error.type ?? 'conflict', message: error.message, param: error.param };
+  }
+  return tsLines(out);
 }
 
 function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): string {

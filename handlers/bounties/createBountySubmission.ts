@@ -1,4 +1,4 @@
-// Written by hand, not declared plain: locks the bounty against its closing, and a second attempt must be the 409 the insert's on conflict says.
+// Written by hand, not declared plain: its account is the bounty's (no body field a plain create checks scopes on), and it locks the bounty against its closing.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

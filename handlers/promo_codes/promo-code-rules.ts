@@ -1,7 +1,7 @@
 // What a new promo code must satisfy; each failure names the offending field.
 import type { Knex } from 'knex';
 import type { CreatePromoCodeInput } from '../../generated/types.js';
-import { conflict, invalid, notFound } from '../../runtime/errors.js';
+import { invalid, notFound } from '../../runtime/errors.js';
 import { basisPointsOf } from '../shared/money.js';
 
 type Body = CreatePromoCodeInput['body'];
@@ -39,12 +39,4 @@ export async function checkRestrictions(db: Knex, body: Body): Promise<void> {
       throw invalid(`The variant ${body.plan_id} is not one of the product ${body.product_id}'s`, 'plan_id');
     }
   }
-}
-
-export const CODE_CONSTRAINT = 'promo_codes_account_id_code_unique';
-
-export const codeTaken = (code: string) => conflict(`This account already has a promo code '${code}'`, 'code');
-
-export async function checkCodeFree(db: Knex, accountId: string, code: string): Promise<void> {
-  if (await db('promo_codes').where({ account_id: accountId, code }).first('id')) throw codeTaken(code);
 }

@@ -46,8 +46,9 @@ t('create a fixed and a percentage code; the code is upper-cased and unique per 
   assert.is(pct.product_id, null);
   assert.is(pct.max_redemptions, null);
   assert.is(pct.expires_at, null);
-  expectError(await app.request('POST', '/promo_codes', { version: headVersion(), token: o.key, body: { account_id: o.accountId, code: 'half', percent_off: 5 } }),
-    409, 'conflict', 'code');
+  const taken = await app.request('POST', '/promo_codes', { version: headVersion(), token: o.key, body: { account_id: o.accountId, code: 'half', percent_off: 5 } });
+  expectError(taken, 409, 'conflict', 'code');
+  assert.is(taken.body.error.message, "This account already has a promo code 'HALF'");
   const other = await makeOwner(app.db);
   expectStatus(await app.request('POST', '/promo_codes', { version: headVersion(), token: other.key, body: { account_id: other.accountId, code: 'HALF', percent_off: 5 } }), 201);
   assert.equal(await eventTypes(app, o.accountId), ['product.created', 'plan.created', 'promo_code.created', 'promo_code.created']);

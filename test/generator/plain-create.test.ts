@@ -107,10 +107,47 @@ for (const [name, text, line, ...words] of problemCases) {
   });
 }
 
+/** The checked create declares the 409 of its table's unique (account, title): a duplicate the insert itself finds. */
+const UNIQUE = replaceOnce(CREATES, '    plain: { kind: create, hook: Upper-cases the label and keeps the parts as the colour. }\n', `    errors: [400, 401, 403, 409]
+    plain:
+      kind: create
+      hook: Upper-cases the label and keeps the parts as the colour.
+      unique:
+        test_gadgets_account_id_title_unique: { message: "A test gadget '{label}' already exists", param: label }
+`);
+
+t('a declared unique constraint goes to the create with its error: 409 conflict unless said otherwise', () => {
+  const ops = generate(projectCopy({ fixture: UNIQUE })).files['plain-operations.ts'];
+  assert.match(ops, `  unique: {
+    test_gadgets_account_id_title_unique: { status: 409, type: 'conflict', message: 'A test gadget \\'{label}\\' already exists', param: 'label' },
+  },
+  hook: createCheckedTestGadgetHook,`);
+});
+
+const uniqueProblems: [string, string, string, ...string[]][] = [
+  ['a param the body does not take',
+    replaceOnce(UNIQUE, 'param: label }', 'param: title }'), 'test_gadgets_account_id_title_unique:', 'plain.unique.test_gadgets_account_id_title_unique.param', 'names title', 'not a body field'],
+  ['a message naming a value the body does not take',
+    replaceOnce(UNIQUE, "'{label}' already", "'{title}' already"), 'test_gadgets_account_id_title_unique:', 'plain.unique.test_gadgets_account_id_title_unique.message', 'names {title}'],
+  ['a status the operation does not declare',
+    replaceOnce(UNIQUE, 'errors: [400, 401, 403, 409]', 'errors: [400, 401, 403]'), 'test_gadgets_account_id_title_unique:', 'answers 409', 'errors do not list'],
+  ['a unique on another kind',
+    replaceOnce(CREATES, '    plain: { kind: create, emits: test_gadget.created }', '    plain: { kind: retrieve, unique: { test_gadgets_pkey: { message: A gadget twice, param: label } } }'),
+    'kind: retrieve, unique', 'plain.unique', 'applies to a plain create'],
+  ['a message without words',
+    replaceOnce(UNIQUE, `message: "A test gadget '{label}' already exists"`, 'message: dup'), 'test_gadgets_account_id_title_unique:', 'message'],
+];
+
+for (const [name, text, line, ...words] of uniqueProblems) {
+  t(`problem: ${name}`, () => {
+    problemAt(problemsWith(text), F, lineOf(text, line), ...words);
+  });
+}
+
 t('the real spec\'s simple creates are declared plain creates', () => {
   const { spec } = loadSpec(projectRoot);
   const creates = spec.operations.filter((o) => o.plain?.kind === 'create').map((o) => o.id);
-  for (const id of ['createProduct', 'createExperiment']) assert.ok(creates.includes(id), `${id} is a plain create`);
+  for (const id of ['createProduct', 'createExperiment', 'createPromoCode', 'createPaymentMethodDomain']) assert.ok(creates.includes(id), `${id} is a plain create`);
 });
 
 t.run();

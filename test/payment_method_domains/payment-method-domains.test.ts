@@ -101,6 +101,20 @@ t('bad hostnames are a 400 naming domain; a hostname registered twice a 409 nami
   assert.is((await register(o.key, { account_id: o.accountId, domain: 'checkout.example.com' })).status, 201);
   const dup = await register(o.key, { account_id: o.accountId, domain: 'CHECKOUT.example.com' });
   assert.equal([dup.status, dup.body.error.type, dup.body.error.param], [409, 'conflict', 'domain']);
+  assert.is(dup.body.error.message, "This account already registered the domain 'checkout.example.com'");
+});
+
+t('a duplicate sent with an Idempotency-Key is a kept 409: replayed, nothing written, the event recorded once', async () => {
+  const o = await makeOwner(app.db);
+  assert.is((await register(o.key, { account_id: o.accountId, domain: 'shop.example.com' })).status, 201);
+  const send = () => app.request('POST', '/payment_method_domains', { token: o.key, version: VERSION,
+    headers: { 'Idempotency-Key': 'duplicate-domain' }, body: { account_id: o.accountId, domain: 'shop.example.com' } });
+  const first = await send();
+  const again = await send();
+  assert.equal([first.status, first.body.error.param, again.status, again.headers.get('idempotent-replayed')], [409, 'domain', 409, 'true']);
+  assert.is(again.body.error.message, first.body.error.message);
+  assert.is((await app.db('payment_method_domains').where({ account_id: o.accountId })).length, 1);
+  assert.is((await app.db('events').where({ account_id: o.accountId, type: 'payment_method_domain.created' })).length, 1);
 });
 
 t('list (newest first, by status), retrieve and delete; another account is a 404; without the scope a 403', async () => {
