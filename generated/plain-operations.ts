@@ -963,12 +963,6 @@ export const listPaymentMethods = plainList<Operations['listPaymentMethods']>(re
   idColumn: 'payment_methods.id',
 });
 
-/** GET /payments/{id}: Retrieve a payment */
-export const retrievePayment = plainRetrieve<Operations['retrievePayment']>(resources.Payment, {
-  scopes: ['payment:basic:read'],
-  own: { user: 'user_id', refused: 'Native payment reads are not served to the buyer\'s own token; the selling account\'s credentials read payments' },
-});
-
 /** GET /events: List events */
 export const listEvents = plainList<Operations['listEvents']>(resources.TrackedEvent, {
   scope: 'event:read',

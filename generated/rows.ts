@@ -1844,7 +1844,6 @@ export interface PlainRows {
   retrievePaymentMethodDomain: PaymentMethodDomainRow;
   deletePaymentMethodDomain: PaymentMethodDomainRow;
   listPaymentMethods: PaymentMethodRow;
-  retrievePayment: PaymentRow;
   listEvents: TrackedEventRow;
   listPeople: PersonRow;
   listProducts: ProductRow;
