@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { Handler, HandlerContext, OperationTypes } from '../handler.js';
 import { applyFilters, keyedWalk, type Filter } from '../filters.js';
-import { loadOwned, whereOwned } from '../ownership.js';
+import { whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
@@ -82,7 +82,7 @@ async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op
   const { parent, own } = options;
   if (parent) {
     const id = (input.path as { id: string }).id;
-    const row = own ? await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own) : await loadOwned(ctx, parent.resource, id, scopes);
+    const row = await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own);
     q.where(parent.column, row.id);
     return row;
   }

@@ -20,10 +20,11 @@ export interface OwnRowsSpec {
 const isOwnRow = (own: OwnRowsSpec, ctx: HandlerContext) => (row: Row): boolean =>
   ctx.principal.kind === 'user_token' && row[own.user] !== null && row[own.user] === ctx.principal.userId;
 
-/** The row by id (locked for the request's transaction when asked), if the caller may reach it with `scopes` or as
- * its own user (runtime/ownership.ts). */
+/** The row by id (locked for the request's transaction when asked), if the caller may reach it with `scopes` or,
+ * with `own`, as its own user (runtime/ownership.ts): every plain kind that reads one row loads it here. */
 export async function loadOwnedOrOwn(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], own: OwnRowsSpec, forUpdate = false): Promise<Row> {
+  scopes: readonly string[], own: OwnRowsSpec | undefined, forUpdate = false): Promise<Row> {
+  if (!own) return loadOwned(ctx, resource, id, scopes, { forUpdate });
   const isOwn = isOwnRow(own, ctx);
   if (own.only) {
     const row = await readRow(ctx.db, resource, id, forUpdate);

@@ -2,7 +2,6 @@
 // the hook's rule, the declared cascade (rows of other tables naming it), one statement (a soft delete sets the
 // table's soft_delete column; else the row is deleted), and the declared event with the resource as it was.
 import type { Handler, OperationTypes } from '../handler.js';
-import { loadOwned } from '../ownership.js';
 import { query } from '../request-db.js';
 import type { DeleteHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
@@ -23,8 +22,7 @@ export interface PlainDelete<Op extends OperationTypes> {
 export function plainDelete<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainDelete<Op>): Handler<Op> {
   return async (input, ctx) => {
     const id = (input.path as { id: string }).id;
-    const row = options.own ? await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true)
-      : await loadOwned(ctx, resource, id, options.scopes, { forUpdate: true });
+    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true);
     await options.hook?.(row, input, ctx);
     for (const statement of options.cascade ?? []) await query(ctx.db, statement, [row.id]);
     await query(ctx.db, options.statement, [row.id]);

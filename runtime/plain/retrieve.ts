@@ -1,7 +1,6 @@
 // A plain retrieve: the resource by path id, in one statement with its relations, if the caller may see it (or, with
 // `own`, is the row's user: ./own-rows.ts); the hook's rule on the row; the fill (if declared) computes its fields.
 import type { Handler, OperationTypes } from '../handler.js';
-import { loadOwned } from '../ownership.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import type { Fill, RetrieveHook } from './hooks.js';
 import type { StoredResource } from './stored-resource.js';
@@ -19,8 +18,7 @@ export function plainRetrieve<Op extends OperationTypes>(resource: StoredResourc
   return async (input, ctx) => {
     const fill = options.fill?.(input.query, ctx);
     const id = (input.path as { id: string }).id;
-    const row = options.own ? await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own)
-      : await loadOwned(ctx, resource, id, options.scopes);
+    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own);
     await options.hook?.(row, input, ctx);
     const view = resource.view(row);
     await fill?.([view], [row]);

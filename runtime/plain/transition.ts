@@ -4,7 +4,6 @@
 // after step, and the declared event in the same transaction.
 // With sameStateUnchanged, a move to the state the row is already in answers it as it is: no write, no event.
 import type { Handler, OperationTypes } from '../handler.js';
-import { loadOwned } from '../ownership.js';
 import { transition } from '../state-machine.js';
 import type { Fill, TransitionHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
@@ -33,8 +32,7 @@ export function plainTransition<Op extends OperationTypes>(resource: StoredResou
   return async (input, ctx) => {
     const fill = options.fill?.(input.query ?? {}, ctx);
     const id = (input.path as { id: string }).id;
-    const row = options.own ? await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true)
-      : await loadOwned(ctx, resource, id, options.scopes, { forUpdate: true });
+    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true);
     const view = async (r: Row) => {
       const v = resource.view(r);
       await fill?.([v], [r]);
