@@ -12,6 +12,7 @@ import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fi
 import { domainUrlOf, domainsOf, hostedUrlOf } from '../handlers/apps/app-urls.js';
 import { matchRatesOf, platformAudienceIdsOf } from '../handlers/audiences/build-model.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
+import { depositAmount, depositTokenAmount } from '../handlers/deposits/deposit-fields.js';
 import { imageOf } from '../handlers/experiences/experience-fields.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
@@ -21,6 +22,7 @@ import { amountAfterFees, nextAction, pdfUrl, usdTotal } from '../handlers/payme
 import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
 import { attachmentsOf } from '../handlers/reviews/review-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
+import { swapAmountIn, swapAmountOut, swapFromToken, swapRate, swapRepaidAmount, swapToToken } from '../handlers/swaps/swap-fields.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
 export const resources = {
@@ -602,6 +604,34 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Clock, R.ClockRow>,
+  CryptoDeposit: {
+    name: 'CryptoDeposit',
+    noun: 'crypto deposit',
+    table: 'crypto_deposits',
+    columns: '"crypto_deposits".*',
+    from: '"crypto_deposits"',
+    live: null,
+    byId: 'select "crypto_deposits".* from "crypto_deposits" where "crypto_deposits"."id" = $1',
+    byIdForUpdate: 'select "crypto_deposits".* from "crypto_deposits" where "crypto_deposits"."id" = $1 for update of "crypto_deposits"',
+    bareRows: true,
+    view: (row: R.CryptoDepositRow): T.CryptoDeposit => ({
+      id: row.id,
+      object: 'crypto_deposit',
+      account_id: row.owner_id,
+      network: row.network,
+      address: row.address,
+      token: row.token,
+      token_amount: depositTokenAmount(row),
+      amount: depositAmount(row),
+      currency: row.currency,
+      tx_hash: row.tx_hash,
+      status: row.status,
+      status_detail: row.status_detail,
+      settled_at: row.settled_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.CryptoDeposit, R.CryptoDepositRow>,
   Dispute: {
     name: 'Dispute',
     noun: 'dispute',
@@ -1358,6 +1388,34 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Shipment, R.ShipmentRow>,
+  Swap: {
+    name: 'Swap',
+    noun: 'swap',
+    table: 'swaps',
+    columns: '"swaps".*',
+    from: '"swaps"',
+    live: null,
+    byId: 'select "swaps".* from "swaps" where "swaps"."id" = $1',
+    byIdForUpdate: 'select "swaps".* from "swaps" where "swaps"."id" = $1 for update of "swaps"',
+    bareRows: true,
+    view: (row: R.SwapRow): T.Swap => ({
+      id: row.id,
+      object: 'swap',
+      account_id: row.owner_id,
+      status: row.status,
+      from_token: swapFromToken(row),
+      to_token: swapToToken(row),
+      amount_in: swapAmountIn(row),
+      amount_out: swapAmountOut(row),
+      amount_out_expected: swapAmountOut(row),
+      amount_out_min: swapAmountOut(row),
+      repaid_amount: swapRepaidAmount(row),
+      rate: swapRate(row),
+      tx_hashes: [],
+      error: null,
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.Swap, R.SwapRow>,
   TeamMember: {
     name: 'TeamMember',
     noun: 'team member',

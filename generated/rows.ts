@@ -475,7 +475,7 @@ export interface Tables {
     currency: string;
     amount: number;
     tx_hash: string;
-    status: string;
+    status: "pending" | "confirmed" | "below_minimum";
     status_detail: string | null;
     settled_at: string | null;
     created_at: string;
@@ -1298,7 +1298,7 @@ export interface Tables {
     id: string;
     owner_id: string;
     ledger_id: string;
-    status: string;
+    status: "completed";
     from_symbol: string;
     to_symbol: string;
     from_currency: string;
@@ -1562,6 +1562,9 @@ export type CheckoutConfigurationRow = Tables['checkout_configurations'];
 /** A row of resources.Clock's statement (generated/resources.ts). */
 export type ClockRow = Tables['clocks'];
 
+/** A row of resources.CryptoDeposit's statement (generated/resources.ts). */
+export type CryptoDepositRow = Tables['crypto_deposits'];
+
 /** A row of resources.Dispute's statement (generated/resources.ts). */
 export type DisputeRow = Tables['disputes'] & {
   'payment.id': string;
@@ -1732,6 +1735,9 @@ export type ReviewRow = Tables['reviews'] & {
 /** A row of resources.Shipment's statement (generated/resources.ts). */
 export type ShipmentRow = Tables['shipments'];
 
+/** A row of resources.Swap's statement (generated/resources.ts). */
+export type SwapRow = Tables['swaps'];
+
 /** A row of resources.TeamMember's statement (generated/resources.ts). */
 export type TeamMemberRow = Tables['team_members'] & {
   'user.id': string;
@@ -1760,23 +1766,28 @@ export type WebhookRow = Tables['webhooks'];
 export interface PlainRows {
   listAdCampaigns: AdCampaignRow;
   retrieveAdCampaign: AdCampaignRow;
+  updateAdCampaign: AdCampaignRow;
   pauseAdCampaign: AdCampaignRow;
   unpauseAdCampaign: AdCampaignRow;
   deleteAdCampaign: AdCampaignRow;
   listAdGroups: AdGroupRow;
   retrieveAdGroup: AdGroupRow;
+  updateAdGroup: AdGroupRow;
   pauseAdGroup: AdGroupRow;
   unpauseAdGroup: AdGroupRow;
   deleteAdGroup: AdGroupRow;
   listAds: AdRow;
   retrieveAd: AdRow;
   retrieveAdPost: AdPostRow;
+  updateAd: AdRow;
   pauseAd: AdRow;
   unpauseAd: AdRow;
   deleteAd: AdRow;
+  retryAdCampaignPayment: AdCampaignRow;
   listApiKeys: ApiKeyRow;
   retrieveApiKey: ApiKeyRow;
   updateApiKey: ApiKeyRow;
+  revokeApiKey: ApiKeyRow;
   listApps: AppRow;
   retrieveApp: AppRow;
   updateApp: AppRow;
@@ -1791,12 +1802,14 @@ export interface PlainRows {
   listBounties: BountyRow;
   retrieveBounty: BountyRow;
   updateBounty: BountyRow;
+  closeBounty: BountyRow;
   listBountySubmissions: BountySubmissionRow;
   retrieveBountySubmission: BountySubmissionRow;
   submitBountySubmission: BountySubmissionRow;
   deleteBountySubmission: BountySubmissionRow;
   listCards: CardRow;
   retrieveCard: CardRow;
+  updateCard: CardRow;
   listCardholders: CardholderRow;
   retrieveCardholder: CardholderRow;
   listCardTransactions: CardTransactionRow;
@@ -1806,18 +1819,28 @@ export interface PlainRows {
   deleteCheckoutConfiguration: CheckoutConfigurationRow;
   listClocks: ClockRow;
   retrieveClock: ClockRow;
+  advanceClock: ClockRow;
+  listCryptoDeposits: CryptoDepositRow;
+  retrieveCryptoDeposit: CryptoDepositRow;
   listDisputes: DisputeRow;
   retrieveDispute: DisputeRow;
+  updateDispute: DisputeRow;
+  updateDisputeEvidence: DisputeRow;
+  submitDispute: DisputeRow;
   listDisputeAlerts: DisputeAlertRow;
   retrieveDisputeAlert: DisputeAlertRow;
   listEconomicIntelligenceRecommendations: EconomicIntelligenceRecommendationRow;
   retrieveEconomicIntelligenceRecommendation: EconomicIntelligenceRecommendationRow;
   listExperiences: ExperienceRow;
   retrieveExperience: ExperienceRow;
+  updateExperience: ExperienceRow;
   deleteExperience: ExperienceRow;
+  attachExperience: ExperienceRow;
+  detachExperience: ExperienceRow;
   createExperiment: ExperimentRow;
   listExperiments: ExperimentRow;
   retrieveExperiment: ExperimentRow;
+  endExperiment: ExperimentRow;
   listExports: ExportRow;
   retrieveExport: ExportRow;
   listExternalAccounts: ExternalAccountRow;
@@ -1834,16 +1857,29 @@ export interface PlainRows {
   retrieveMedia: MediaAssetRow;
   listMembers: MemberRow;
   retrieveMember: MemberRow;
+  updateMembership: MembershipRow;
+  cancelMembership: MembershipRow;
+  uncancelMembership: MembershipRow;
+  extendMembership: MembershipRow;
+  pauseMembership: MembershipRow;
+  resumeMembership: MembershipRow;
   listNotifications: NotificationRow;
   listPartnerReferralRequests: PartnerReferralRequestRow;
   listPartnerBusinesses: PartnerBusinessRow;
   retrievePartnerBusiness: PartnerBusinessRow;
+  removePartnerBusiness: PartnerBusinessRow;
   listPartnerBusinessEarnings: PartnerEarningRow;
   listPaymentMethodDomains: PaymentMethodDomainRow;
   createPaymentMethodDomain: PaymentMethodDomainRow;
   retrievePaymentMethodDomain: PaymentMethodDomainRow;
   deletePaymentMethodDomain: PaymentMethodDomainRow;
+  publishPaymentMethodDomainProof: PaymentMethodDomainRow;
   listPaymentMethods: PaymentMethodRow;
+  capturePayment: PaymentRow;
+  voidPayment: PaymentRow;
+  retryPayment: PaymentRow;
+  confirmPaymentAction: PaymentRow;
+  refundPayment: PaymentRow;
   listEvents: TrackedEventRow;
   listPeople: PersonRow;
   listProducts: ProductRow;
@@ -1862,12 +1898,18 @@ export interface PlainRows {
   listResolutionCenterCases: ResolutionCenterCaseRow;
   retrieveResolutionCenterCase: ResolutionCenterCaseRow;
   listResolutionCenterCaseEvents: ResolutionCenterCaseEventRow;
+  withdrawSandboxResolutionCenterCase: ResolutionCenterCaseRow;
   listReviews: ReviewRow;
   retrieveReview: ReviewRow;
   listShipments: ShipmentRow;
   retrieveShipment: ShipmentRow;
+  updateShipment: ShipmentRow;
+  listSwaps: SwapRow;
+  retrieveSwap: SwapRow;
   listTeamMembers: TeamMemberRow;
   retrieveTeamMember: TeamMemberRow;
+  updateTeamMember: TeamMemberRow;
+  removeTeamMember: TeamMemberRow;
   acceptTeamInvitation: TeamMemberRow;
   listVariants: VariantRow;
   retrieveVariant: VariantRow;

@@ -6,7 +6,7 @@ import { HOOK_TYPE } from './emit-routes.js';
 export function emitPlainOperations(models: PlainModel[]): string {
   const factories = [...new Set(models.map((m) => m.factory))].sort();
   const modules: Record<string, string> = { plainRetrieve: 'retrieve', plainList: 'list', plainDelete: 'remove', plainUpdate: 'update', plainSummary: 'summary',
-    plainTransition: 'transition', plainCreate: 'create' };
+    plainTransition: 'transition', plainCreate: 'create', plainAction: 'action' };
   // An operation declared exactly like an earlier one (a deprecated path's, through a YAML anchor) is that handler.
   const declared = new Map<string, string>();
   const shared = sharedHookImports(models);
@@ -64,13 +64,13 @@ function sharedHookImports(models: PlainModel[]) {
   return { imports, types, local: (hook: { module: string; name: string }) => locals.get(`${hook.module}#${hook.name}`)! };
 }
 
-/** One import per module of the fills the operations name (a list and its retrieve share one). */
+/** One import per module of the fills and finders the operations name (a list and its retrieve share a fill). */
 function fillImports(models: PlainModel[]): string[] {
   const byModule = new Map<string, Set<string>>();
-  for (const m of models) {
-    if (!m.fill) continue;
-    if (!byModule.has(m.fill.module)) byModule.set(m.fill.module, new Set());
-    byModule.get(m.fill.module)!.add(`${m.fill.name} as ${m.fill.local}`);
+  for (const code of models.flatMap((m) => [m.fill, m.find])) {
+    if (!code) continue;
+    if (!byModule.has(code.module)) byModule.set(code.module, new Set());
+    byModule.get(code.module)!.add(`${code.name} as ${code.local}`);
   }
   return [...byModule].sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '../handlers/${module}.js';`);

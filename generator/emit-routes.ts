@@ -139,7 +139,7 @@ function pathAliases(spec: ApiSpec, op: OperationSpec): string {
 /** The call a scaffold throws with; a handler file still containing it is not written. */
 export const SCAFFOLD_MARK = 'notWrittenYet';
 
-export const HOOK_TYPE = { retrieve: 'RetrieveHook', list: 'ListHook', delete: 'DeleteHook', update: 'UpdateHook', transition: 'TransitionHook', create: 'CreateHook' } as const;
+export const HOOK_TYPE = { retrieve: 'RetrieveHook', list: 'ListHook', delete: 'DeleteHook', update: 'UpdateHook', transition: 'TransitionHook', create: 'CreateHook', action: 'ActionHook' } as const;
 
 /** The file a plain operation with a hook starts from: the hook, typed for its kind. */
 export function hookScaffold(op: OperationSpec): string {

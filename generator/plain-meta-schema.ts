@@ -55,7 +55,7 @@ export const tableDefs = {
     additionalProperties: false,
     required: ['kind'],
     properties: {
-      kind: { enum: ['retrieve', 'list', 'delete', 'update', 'summary', 'transition', 'create'] },
+      kind: { enum: ['retrieve', 'list', 'delete', 'update', 'summary', 'transition', 'create', 'action'] },
       machine: { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' },
       transition: identifier,
       stamp: { type: 'array', items: identifier, minItems: 1 },
@@ -122,7 +122,7 @@ export const tableDefs = {
         type: 'object',
         additionalProperties: false,
         required: ['code', 'does'],
-        description: 'a hook shared by several operations: the code (typed against each operation\'s hook), and what it does',
+        description: 'a hook in a module of the area\'s (one serving several operations, or several operations\' hooks kept together): the code (typed against each operation\'s hook), and what it does',
         properties: { code: codeName, does: { type: 'string', minLength: 10 } },
       }, { type: 'string', minLength: 10 }),
       cascade: {
@@ -145,6 +145,23 @@ export const tableDefs = {
           refused: { type: 'string', minLength: 10, description: 'the 403 message for the row\'s user on an account they cannot see' },
           only: { const: true },
         },
+      },
+      owner: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['column'],
+        description: 'the column naming the row\'s owner: an account (reached with the scopes on it) or a user (by their own user token)',
+        properties: {
+          column: identifier,
+          query: { ...identifier, description: 'list: the query parameter naming the one owner listed (else the caller\'s own)' },
+        },
+      },
+      find: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'does'],
+        description: 'how the row is found when the path id is not simply the row\'s (code: a runtime/plain/hooks.ts Finder), and in words',
+        properties: { code: codeName, does: { type: 'string', minLength: 10 } },
       },
       fill: {
         type: 'object',

@@ -108,7 +108,7 @@ export interface ColumnForm {
 
 /** An operation the generator builds whole from its resource's table: no handler, at most one hook. */
 export interface PlainSpec {
-  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary' | 'transition' | 'create';
+  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary' | 'transition' | 'create' | 'action';
   /** transition: the state machine (named after the resource answered) and the transition of it the operation makes */
   machine?: string;
   transition?: string;
@@ -130,7 +130,7 @@ export interface PlainSpec {
   parent?: { resource: string; column: string };
   /** update: the body fields written (metadata fields merge key by key) */
   fields?: string[];
-  /** create, delete, update, transition: the event recorded with the resource (as it was, for a delete) */
+  /** create, delete, update, transition, action: the event recorded with the resource (as it was, for a delete) */
   emits?: string;
   /** create: a unique constraint (or unique index) of the table, by name -> the error its violation by the insert answers */
   unique?: Record<string, UniqueErrorSpec>;
@@ -138,10 +138,15 @@ export interface PlainSpec {
   hook?: string | SharedHookSpec;
   /** delete: rows of other tables deleted with the row, before it (runtime/plain/remove.ts) */
   cascade?: CascadeSpec[];
+  /** retrieve, transition, action, delete: the code finding the row (its owner rules, a lock, an id's other forms)
+   * instead of the runtime's by-id read under the scopes and `own` */
+  find?: SharedHookSpec;
   /** list, retrieve, transition: the fields only code computes over the whole page (or the one object) */
   fill?: FillSpec;
   /** retrieve: how the row's own user (a column naming them) reaches it by their user token */
   own?: OwnSpec;
+  /** retrieve, list: the row's owner, an account or a user, named by a column (runtime/plain/row-owner.ts) */
+  owner?: OwnerSpec;
 }
 
 /** `plain.hook` naming shared code: `code` (`module#export` under handlers/) is the hook, typed against each operation
@@ -176,6 +181,14 @@ export interface OwnSpec {
   refused?: string;
   /** only the row's user reads it (anyone else: 404) */
   only?: boolean;
+}
+
+/** `plain.owner` (runtime/plain/row-owner.ts): the column names an account (reached with the operation's scopes on
+ * it) or a user (an id with the User resource's prefix, reached by that user's own token alone). */
+export interface OwnerSpec {
+  column: string;
+  /** list: the query parameter naming the one owner listed; not sent, the caller's own */
+  query?: string;
 }
 
 /** A fill: `code` (`module#export` under handlers/, a runtime/plain/hooks.ts `Fill`) is made from the request's

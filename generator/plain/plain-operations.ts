@@ -1,7 +1,7 @@
 // Operations that say `plain:` -> the handler the generator builds for each: a runtime/plain/ factory called with
 // the operation's resource and its precomputed SQL. Checks what the meta-schema cannot (the kind fits the method
 // and response, every query parameter has a filter, names exist), each problem at its file:line:column.
-import type { ApiSpec, CascadeSpec, ExistsSpec, FieldSpec, FillSpec, OperationSpec, OwnSpec, PlainSpec, UniqueErrorSpec } from '../spec-types.js';
+import type { ApiSpec, CascadeSpec, ExistsSpec, FieldSpec, FillSpec, OperationSpec, OwnerSpec, OwnSpec, PlainSpec, UniqueErrorSpec } from '../spec-types.js';
 import type { TableColumns } from '../emit-rows.js';
 import type { Locator } from '../check-references.js';
 import { quoted, targetOf, type StoredModel } from './stored-resources.js';
@@ -12,7 +12,7 @@ export interface PlainModel {
   /** the stored resource it answers; none for a summary, which reads a totals table */
   resource: StoredModel | null;
   /** the runtime/plain factory and its options (name -> TypeScript expression) */
-  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary' | 'plainTransition' | 'plainCreate';
+  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary' | 'plainTransition' | 'plainCreate' | 'plainAction';
   options: [string, string][];
   /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
   hook: boolean;
@@ -20,10 +20,12 @@ export interface PlainModel {
   sharedHook: { module: string; name: string } | null;
   /** the fill it imports (plain.fill.code): module under handlers/ and export */
   fill: { module: string; name: string; local: string } | null;
+  /** the finder it imports (plain.find.code) */
+  find: { module: string; name: string; local: string } | null;
 }
 
 const FACTORY = {
-  retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary', transition: 'plainTransition', create: 'plainCreate',
+  retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary', transition: 'plainTransition', create: 'plainCreate', action: 'plainAction',
 } as const;
 /** What each kind answers: its method(s) and the response key naming its resource. */
 const SHAPE = {
@@ -34,13 +36,15 @@ const SHAPE = {
   summary: { methods: ['GET'], response: 'type' },
   transition: { methods: ['POST', 'DELETE'], response: 'type' },
   create: { methods: ['POST'], response: 'type' },
+  action: { methods: ['POST', 'PATCH', 'DELETE'], response: 'type' },
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
-  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['create', 'delete', 'update', 'transition'], totals: ['summary'],
+  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['create', 'delete', 'update', 'transition', 'action'], totals: ['summary'],
   unique: ['create'],
-  hook: ['retrieve', 'list', 'delete', 'update', 'transition', 'create'], fill: ['retrieve', 'list', 'transition'],
+  hook: ['retrieve', 'list', 'delete', 'update', 'transition', 'create', 'action'], fill: ['retrieve', 'list', 'transition', 'action'],
   machine: ['transition'], transition: ['transition'], stamp: ['transition'], same_state: ['transition'],
-  own: ['retrieve', 'list', 'delete', 'transition'], parent: ['list'], cascade: ['delete'],
+  own: ['retrieve', 'list', 'delete', 'transition', 'action'], parent: ['list'], cascade: ['delete'], owner: ['retrieve', 'list'],
+  find: ['retrieve', 'delete', 'transition', 'action'],
 };
 const PAGE_PARAMS = ['first', 'after', 'last', 'before'];
 const SORT_KIND: Partial<Record<FieldSpec['type'], string>> = { timestamp: 'timestamp', integer: 'integer', string: 'text', enum: 'text', id: 'text' };
@@ -93,8 +97,8 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   const parent = plain.kind === 'list' && plain.parent ? parentOf(op, plain.parent, resource, stored, problem) : null;
   if (plain.parent && !/\/\{id\}\/[a-z_]+$/.test(op.path)) problem(['path'], `must end with {id}/<its rows>: a plain list of a parent's rows finds the parent by id`);
   if (plain.kind === 'create' && /\}$/.test(op.path)) problem(['path'], `must name a collection (no {id} at its end): a plain create makes a new ${named}`);
-  else if (plain.kind === 'transition' ? !/\/\{id\}(\/[a-z_]+)?$/.test(op.path) : plain.kind !== 'list' && plain.kind !== 'create' && !/\/\{id\}$/.test(op.path)) {
-    problem(['path'], `must end with {id}${plain.kind === 'transition' ? ' (or {id}/<action>)' : ''}: a plain ${plain.kind} finds its ${named} by id`);
+  else if (plain.kind === 'transition' || plain.kind === 'action' ? !/\/\{id\}(\/[a-z_]+)?$/.test(op.path) : plain.kind !== 'list' && plain.kind !== 'create' && !/\/\{id\}$/.test(op.path)) {
+    problem(['path'], `must end with {id}${plain.kind === 'transition' || plain.kind === 'action' ? ' (or {id}/<action>)' : ''}: a plain ${plain.kind} finds its ${named} by id`);
   }
   if ((plain.kind !== 'list' || plain.parent) && plain.kind !== 'create' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
   // No scopes: the hook checks those the row calls for (after the 404 of an invisible account), or own.only gives
@@ -103,6 +107,8 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
     problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account (with none, its hook checks a scope, or own.only)', true);
   }
   if (plain.kind === 'list' && op.scopes.length > 1) problem(['scopes'], 'names several scopes; a plain list narrows to the accounts where its one scope is held');
+  if (plain.kind === 'action') checkAction(op, plain, problem);
+  if (plain.find && plain.own) problem(['plain', 'own'], 'is not taken with find: the finder (plain.find) decides who reaches the row', true);
   if (plain.emits) {
     const event = spec.events[plain.emits];
     if (!event) problem(['plain', 'emits'], `names ${plain.emits}, which no area declares under events`);
@@ -117,6 +123,7 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
           : plain.kind === 'create' ? createOptions(op, plain, resource, tables, problem)
             : [scopes];
   if (plain.own) options.push(['own', ownOption(op, plain.own, parent?.model ?? resource, problem)]);
+  if (plain.owner) options.push(['owner', ownerOption(spec, op, plain, plain.owner, resource, tables, problem)]);
   if (plain.kind === 'list' && plain.own && !plain.own.only && !plain.parent) {
     problem(['plain', 'own'], 'needs only: true on a plain list without a parent: its rows are either the caller\'s own or its accounts\', not both', true);
   }
@@ -124,9 +131,11 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   if (plain.hook) options.push(['hook', `${op.id}Hook`]);
   const fill = plain.fill ? fillImport(plain.fill) : null;
   if (fill) options.push(['fill', fill.local]);
+  const find = plain.find ? findImport(plain.find) : null;
+  if (find) options.push(['find', find.local]);
   if (problems.length > count) return null;
   const sharedHook = typeof plain.hook === 'object' ? codeImport(plain.hook.code) : null;
-  return { op, resource, factory: FACTORY[plain.kind], options, hook: typeof plain.hook === 'string', sharedHook, fill };
+  return { op, resource, factory: FACTORY[plain.kind], options, hook: typeof plain.hook === 'string', sharedHook, fill, find };
 }
 
 /**
@@ -168,7 +177,7 @@ function summaryModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, named:
     ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['table', literal(plain.totals)],
     ['object', literal(object)], ['keys', literal(keys)],
   ];
-  return { op, resource: null, factory: 'plainSummary', options, hook: false, sharedHook: null, fill: null };
+  return { op, resource: null, factory: 'plainSummary', options, hook: false, sharedHook: null, fill: null, find: null };
 }
 
 function deleteStatement(resource: StoredModel): string {
@@ -217,6 +226,12 @@ function codeImport(code: string): { module: string; name: string } {
 function fillImport(fill: FillSpec): { module: string; name: string; local: string } {
   const [module, name] = fill.code.split('#');
   return { module, name, local: `${name}Fill` };
+}
+
+/** The name generated/plain-operations.ts imports a finder under, marked as a fill's is. */
+function findImport(find: { code: string }): { module: string; name: string; local: string } {
+  const [module, name] = find.code.split('#');
+  return { module, name, local: `${name}Finder` };
 }
 
 /** A fill takes query parameters the operation has (a retrieve's, all of them) and sets fields no column holds. */
@@ -278,6 +293,14 @@ function transitionOptions(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, r
   ];
 }
 
+/** An action's rule is all in its hook, which takes the body; a query parameter is only a fill's. */
+function checkAction(op: OperationSpec, plain: PlainSpec, problem: Problem): void {
+  if (!plain.hook) problem(['plain'], 'is a plain action; it needs a hook (plain.hook): the rule it carries out on the row', true);
+  if (!plain.fill) {
+    for (const param of Object.keys(op.query)) problem(['query', param], 'is not taken by a plain action: only a fill takes query parameters (plain.fill.query)', true);
+  }
+}
+
 /** `own`: the row's user, named by a column, reaches it by their own user token (runtime/plain/own-rows.ts). */
 function ownOption(op: OperationSpec, own: OwnSpec, resource: StoredModel, problem: Problem): string {
   const target = targetOf(resource, own.user);
@@ -289,6 +312,35 @@ function ownOption(op: OperationSpec, own: OwnSpec, resource: StoredModel, probl
   if (own.only && own.refused) problem(['plain', 'own', 'refused'], 'cannot be: with own.only nobody else reads the row, so the user is never refused', true);
   const column = typeof target === 'string' ? own.user : target.column ?? own.user;
   return literal({ user: column, ...(own.refused ? { refused: own.refused } : {}), ...(own.only ? { only: true } : {}) });
+}
+
+/**
+ * `owner`: the row's owner, named by a column, is an account (reached with the operation's scopes on it) or a user
+ * (an id with the User resource's prefix: reached by their own user token alone); a list is of one owner, the one
+ * its `query` parameter names or the caller's own (runtime/plain/row-owner.ts). It replaces the account rules, so
+ * it takes none of the other ways to them.
+ */
+function ownerOption(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, owner: OwnerSpec, resource: StoredModel,
+  tables: TableColumns | null, problem: Problem): string {
+  const target = targetOf(resource, owner.column);
+  const columns = tables?.tables[resource.table];
+  if (typeof target === 'string' || !target.column || (columns && !(target.column in columns))) {
+    const why = typeof target === 'string' ? ` (${target})` : columns ? ' (migrations/tables.json)' : '';
+    problem(['plain', 'owner', 'column'], `names ${owner.column}, which is not a column of ${resource.table}${why}`);
+  }
+  const userPrefix = spec.resources.User?.prefix;
+  if (!userPrefix) problem(['plain', 'owner'], 'tells users\' ids by the User resource\'s prefix, but the spec has no User with a prefix', true);
+  if (owner.query !== undefined) {
+    if (plain.kind !== 'list') problem(['plain', 'owner', 'query'], `is for a list, which it narrows to one owner; a plain ${plain.kind} finds its row by id`);
+    else if (!(owner.query in op.query)) problem(['plain', 'owner', 'query'], `names ${owner.query}, which is not a query parameter of the operation`);
+    else if (plain.filters && owner.query in plain.filters) problem(['plain', 'filters', owner.query], `tests ${owner.query}, which names the owner (plain.owner.query); it is no filter`, true);
+  }
+  for (const other of ['own', 'parent', 'held_nowhere', 'find'] as const) {
+    if (plain[other] !== undefined) problem(['plain', other], 'is not taken with owner: the owner\'s column decides who reaches the rows', true);
+  }
+  if (plain.kind === 'list' && op.account) problem(['account'], 'is not taken with plain.owner: the owner is the account (or user) the rows belong to', true);
+  const column = typeof target === 'string' ? owner.column : target.column ?? owner.column;
+  return literal({ column: `${resource.table}.${column}`, ...(owner.query ? { param: owner.query } : {}), userPrefix: userPrefix ?? '' });
 }
 
 /**
@@ -418,7 +470,7 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
   const sortParam = sorts.length > 1 ? 'order' : null;
   const directionParam = 'direction' in op.query ? 'direction' : null;
   const filters = plain.filters ?? {};
-  const taken = new Set([...PAGE_PARAMS, ...(plain.fill?.query ?? []), ...(accountParam ? [accountParam] : []), ...(sortParam ? [sortParam] : []), ...(directionParam ? [directionParam] : [])]);
+  const taken = new Set([...PAGE_PARAMS, ...(plain.fill?.query ?? []), ...(accountParam ? [accountParam] : []), ...(plain.owner?.query ? [plain.owner.query] : []), ...(sortParam ? [sortParam] : []), ...(directionParam ? [directionParam] : [])]);
   for (const param of Object.keys(op.query)) {
     if (!taken.has(param) && !(param in filters)) problem(['query', param], 'has no filter: declare it under plain.filters', true);
   }

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: the preferences are an account's stored document, not a row with an id of its own.
 import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { loadPreferences } from './preferences-store.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: locks the account but answers an AdsPaymentRetry (queued once per account), not the account.
 import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: an account is its own owner (no account_id column for the plain finder; the
+// runtime checks `account: path.id`), and its answer adds what the caller decides (rewards, client_id, offers).
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, notFound } from '../../runtime/errors.js';
 import { loadAccountView, viewOptions } from './account-view.js';

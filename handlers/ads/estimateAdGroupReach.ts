@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a reach estimate from the ad network for a body's audiences, no stored row.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { audiencesOf } from './group-rules.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a report summed over delivery rollup rows, not a stored row.
 import type { Handler } from '../../generated/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import type { Key } from './stats-window.js';

@@ -7,7 +7,6 @@ export { issueApiKey } from './api-key-service.js';
 // Bound by generated routes and resources
 export { apiKeyPermissions, apiKeyStatus } from './api-key-fields.js';
 export { listApiKeys } from './listApiKeys.js';
-export { updateApiKey } from './updateApiKey.js';
 
 // Used by tests and the bench
 export type { NewApiKey } from './api-key-service.js';

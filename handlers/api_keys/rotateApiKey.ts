@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: the new secret is in this answer only, beyond the view a plain action answers
+// (its secret is null), and api_key.rotated must carry the key without it.
 import type { Handler } from '../../generated/handler.js';
 import { conflict } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

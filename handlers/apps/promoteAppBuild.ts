@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: it locks the app before the build (the build system's order, so two promotions of one app serialise), which the plain loader cannot.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: finds the card by the body's card_id and answers a new CardTransaction, not the card.
 import type { Handler } from '../../generated/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';

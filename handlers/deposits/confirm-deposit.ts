@@ -7,12 +7,14 @@ import { recordEvent } from '../../generated/events.js';
 import { transition } from '../../generated/state-machine.js';
 import { decimalText } from '../../runtime/decimal-money.js';
 import { ledgerOf, PLATFORM, postEntry } from '../ledger/index.js';
-import { cryptoDepositView, DEPOSIT_MINIMUM, eventAccount, type DepositRow } from './crypto-deposits.js';
+import { resources } from '../../generated/resources.js';
+import type { CryptoDepositRow } from '../../generated/rows.js';
+import { DEPOSIT_MINIMUM, eventAccount } from './crypto-deposits.js';
 
 /** Returns the status the deposit reached, or null when it was no longer pending. */
 export async function confirmDeposit(db: Knex, depositId: string): Promise<string | null> {
   return db.transaction(async (trx) => {
-    const [d] = await query<DepositRow>(trx, 'select * from crypto_deposits where id = $1 for update', [depositId]);
+    const [d] = await query<CryptoDepositRow>(trx, 'select * from crypto_deposits where id = $1 for update', [depositId]);
     if (!d || d.status !== 'pending') return null;
     const credited = Number(d.amount) >= DEPOSIT_MINIMUM;
     const status = transition('CryptoDeposit', d.status, credited ? 'confirm' : 'refuse_below_minimum');
@@ -24,10 +26,10 @@ export async function confirmDeposit(db: Knex, depositId: string): Promise<strin
     }
     const detail = credited ? 'Confirmed and credited.'
       : `Worth less than the ${decimalText({ amount: DEPOSIT_MINIMUM, decimals: 2 })} USD minimum: recorded, not credited.`;
-    const [row] = await query<DepositRow>(trx, `update crypto_deposits set status = $2, status_detail = $3,
+    const [row] = await query<CryptoDepositRow>(trx, `update crypto_deposits set status = $2, status_detail = $3,
       settled_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now()) where id = $1 returning *`,
     [d.id, status, detail]);
-    await recordEvent(trx, credited ? 'crypto_deposit.confirmed' : 'crypto_deposit.below_minimum', eventAccount(d.owner_id), cryptoDepositView(row));
+    await recordEvent(trx, credited ? 'crypto_deposit.confirmed' : 'crypto_deposit.below_minimum', eventAccount(d.owner_id), resources.CryptoDeposit.view(row));
     return status;
   });
 }

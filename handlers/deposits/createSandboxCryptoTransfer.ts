@@ -5,7 +5,9 @@ import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { minorUnits } from '../../runtime/decimal-money.js';
 import { ledgerOf } from '../ledger/index.js';
-import { cryptoDepositView, eventAccount, networks, TOKEN_DECIMALS, usdCentsOf, type DepositRow } from './crypto-deposits.js';
+import { resources } from '../../generated/resources.js';
+import type { CryptoDepositRow } from '../../generated/rows.js';
+import { eventAccount, networks, TOKEN_DECIMALS, usdCentsOf } from './crypto-deposits.js';
 import { cryptoNetwork } from './crypto-network-port.js';
 import { requireDestination } from './destination.js';
 
@@ -35,16 +37,16 @@ export const createSandboxCryptoTransfer: Handler<'createSandboxCryptoTransfer'>
   if (units <= 0n) throw invalid('amount must be more than zero', 'amount');
   const txHash = body.tx_hash ?? cryptoNetwork().newTxHash(network);
   const id = newId('cdep_');
-  const [made] = await query<DepositRow>(ctx.db, REPORT, [id, address.owner_id, await ledgerOf(ctx.db, address.owner_id),
+  const [made] = await query<CryptoDepositRow>(ctx.db, REPORT, [id, address.owner_id, await ledgerOf(ctx.db, address.owner_id),
     network.id, body.address, token, units.toString(), usdCentsOf(units), txHash]);
   if (made) {
-    const view = cryptoDepositView(made);
+    const view = resources.CryptoDeposit.view(made);
     await cryptoNetwork().watch(ctx.db, id, network);
     await ctx.emit('crypto_deposit.created', eventAccount(address.owner_id), view);
     return view;
   }
-  const [seen] = await query<DepositRow>(ctx.db, 'select * from crypto_deposits where network = $1 and tx_hash = $2', [network.id, txHash]);
+  const [seen] = await query<CryptoDepositRow>(ctx.db, 'select * from crypto_deposits where network = $1 and tx_hash = $2', [network.id, txHash]);
   const same = seen.address === body.address && seen.token === token && BigInt(seen.token_units) === units;
   if (!same) throw conflict(`Transaction ${txHash} on ${network.id} was already reported with other details`, 'tx_hash');
-  return cryptoDepositView(seen);
+  return resources.CryptoDeposit.view(seen);
 };

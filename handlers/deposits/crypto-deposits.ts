@@ -1,13 +1,11 @@
 // Crypto deposits: stablecoins sent to a deposit address, one crypto_deposits row per network and transaction hash
-// (a unique index: a transfer reported twice is one deposit), shown as CryptoDeposit. The supported networks are
-// reference data (crypto_networks); each owner has one address per network, made by the network on first use.
+// (a unique index: a transfer reported twice is one deposit), shown as CryptoDeposit (its view is generated from the
+// table: spec/areas/deposits.yaml, ./deposit-fields.ts). The supported networks are reference data
+// (crypto_networks); each owner has one address per network, made by the network on first use.
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { newId } from '../../runtime/ids.js';
-import { decimalText } from '../../runtime/decimal-money.js';
-import type { CryptoDeposit } from '../../generated/types.js';
 import { cryptoNetwork, type Network } from './crypto-network-port.js';
-import type { Tables } from '../../generated/rows.js';
 
 /** The seed's crypto deposit minimum: 10 USD, in cents. */
 export const DEPOSIT_MINIMUM = 1_000;
@@ -33,28 +31,6 @@ export async function addressesOf(db: Knex, ownerId: string, all: Network[]): Pr
 
 /** A token amount in millionths -> its USD value in cents, 1:1, rounded down (the sub-cent rest is not credited). */
 export const usdCentsOf = (units: bigint): number => Number(units / UNITS_PER_CENT);
-
-export type DepositRow = Tables['crypto_deposits'];
-
-export function cryptoDepositView(row: DepositRow): CryptoDeposit {
-  return {
-    id: row.id,
-    object: 'crypto_deposit',
-    account_id: row.owner_id,
-    network: row.network,
-    address: row.address,
-    token: row.token,
-    token_amount: decimalText({ amount: Number(row.token_units), decimals: TOKEN_DECIMALS }),
-    amount: decimalText({ amount: Number(row.amount), decimals: 2 }),
-    currency: row.currency,
-    tx_hash: row.tx_hash,
-    status: row.status as CryptoDeposit['status'], // written by this area only, with the API's values
-    status_detail: row.status_detail,
-    settled_at: row.settled_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** Events go to a business destination's account; a personal wallet's have none. */
 export const eventAccount = (ownerId: string): string | null => (ownerId.startsWith('biz_') ? ownerId : null);

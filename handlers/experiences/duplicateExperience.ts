@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: it makes a new experience (a 201 answering the copy, not the row it loaded), copying its product attachments.
 import type { Handler } from '../../generated/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { loadOwned } from '../../runtime/ownership.js';

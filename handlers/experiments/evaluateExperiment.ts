@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: it answers an evaluation computed from the experiment (an ExperimentEvaluation), not the experiment, and writes nothing.
 import type { Handler } from '../../generated/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: acts on a lead form found by the path's form_id under the external account, and answers the form, not the external account.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, notFound } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: starts an OAuth connection for the body's account; no stored row is read or answered.
 import type { Handler } from '../../generated/handler.js';
 import { newConnection } from './oauth-connections.js';
 

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: locks the external account but creates and answers a post (another resource).
 import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';

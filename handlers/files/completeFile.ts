@@ -1,4 +1,4 @@
-// Written by hand, not a plain transition: the uploader's own file, and its parts assembled in file storage before the move.
+// Written by hand, not declared plain: File is no stored resource (no table:; its view signs URLs, file-view.ts), the row is the caller's own file by its owner columns (file-owner.ts), and its parts are assembled in file storage before the move.
 import type { Handler } from '../../generated/handler.js';
 import { invalid, ApiError } from '../../runtime/errors.js';
 import { randomToken } from '../../runtime/ids.js';

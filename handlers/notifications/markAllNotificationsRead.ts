@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: marks many rows (the caller's unread ones) and answers a count, not one row.
 import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { callerId, topicOrNotFound } from './feed.js';

@@ -1,3 +1,6 @@
+// Written by hand, not declared plain: Notification's account_id is nullable (a platform notification may concern
+// no account), so its row is no plain Row (account_id: string) and a plain action (with a plain.find keeping this
+// 404, which names no param) fails to type-check in generated/plain-operations.ts.
 import type { Handler } from '../../generated/handler.js';
 import { resources } from '../../generated/resources.js';
 import { notFound } from '../../runtime/errors.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: counts computed over the caller's notifications, no stored row.
 import type { Handler } from '../../generated/handler.js';
 import { callerId } from './feed.js';
 

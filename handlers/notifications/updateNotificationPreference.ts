@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: NotificationPreference is no stored resource (no table:; its path names a topic,
+// and the row is an upsert of the caller's choice).
 import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { callerId, topicOrNotFound } from './feed.js';

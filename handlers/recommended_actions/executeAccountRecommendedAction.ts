@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: it answers an event's execution record, not a stored row, for the account named by the path (account: path.id).
 import type { Handler } from '../../generated/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { recommendedActions } from './rules.js';

@@ -87,6 +87,13 @@ export async function lockOwnedCase(ctx: HandlerContext, id: string, scopes: rea
   return (await lockCase(ctx.db, id))!;
 }
 
+/** The finder of the case moves declared plain (plain.find): lockOwnedCase's case, its payment locked before it
+ * (the lock order above), rather than the plain kinds' lock of the case alone. */
+export async function findOwnedCase(ctx: HandlerContext, id: string, how: { scopes: readonly string[]; lock: boolean }): Promise<CaseRow> {
+  if (!how.lock) return loadOwned(ctx, resources.ResolutionCenterCase, id, how.scopes);
+  return (await lockOwnedCase(ctx, id, how.scopes)).row;
+}
+
 /** The payment's open case, locked; the caller holds the payment (the lock order above). */
 const openCaseOf = (db: Knex, paymentId: string): Promise<CaseRow | undefined> =>
   db('resolution_center_cases').where({ payment_id: paymentId }).whereNot({ status: 'closed' }).forUpdate().first();

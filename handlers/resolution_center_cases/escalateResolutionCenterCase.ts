@@ -1,4 +1,4 @@
-// Written by hand, not a plain transition: the payment is locked before the case, and escalating queues the platform's review (platform.ts).
+// Written by hand, not declared plain: its attachments are checked before the case is found (a bad one is a 400 even on an unknown or unreachable case), and a plain action finds the row before its hook runs.
 import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, checkAttachments } from './case-steps.js';
 import { escalateCase } from './platform.js';

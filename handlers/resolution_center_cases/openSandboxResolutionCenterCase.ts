@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: a create whose account is its payment's (no body field a plain create takes it from), locking the payment first, with its attachments checked before anything is read.
 import type { Handler } from '../../generated/handler.js';
 import { ApiError, conflict } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: its attachments are checked before the case is found (a bad one is a 400 even on an unknown or unreachable case), and a plain action finds the row before its hook runs.
 import type { Handler } from '../../generated/handler.js';
 import { lockOwnedCase, moveCase, checkAttachments } from './case-steps.js';
 

@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: SetupIntent is no stored resource (no table:); its view is written
+// (setup-intent-view.ts, the client_secret the caller may see) and its events carry the view without the secret.
 import type { Handler } from '../../generated/handler.js';
 import { requireOwned } from '../../runtime/ownership.js';
 import { buyerCannotManage } from '../shared/buyer-rows.js';

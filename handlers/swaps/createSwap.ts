@@ -6,7 +6,8 @@ import { query } from '../../runtime/request-db.js';
 import { ledgerOf, PLATFORM, postEntry } from '../ledger/index.js';
 import { ownBalanceOr, requireDestination } from '../deposits/index.js';
 import { exchangeBetween, pairOf } from './fx.js';
-import { swapView, type SwapRow } from './swap-view.js';
+import { resources } from '../../generated/resources.js';
+import type { SwapRow } from '../../generated/rows.js';
 
 // A swap moves the platform's fx_clearing in two currencies, one statement each: two swaps of one pair in opposite
 // directions would lock those rows in opposite orders and deadlock. So a swap first takes a lock per currency, in
@@ -54,5 +55,5 @@ export const createSwap: Handler<'createSwap'> = async ({ body }, ctx) => {
     { ledger, bucket: 'pending', amount: repaid },
     { ledger, bucket: 'available', amount: x.amountOut - repaid },
   ]);
-  return swapView(row);
+  return resources.Swap.view(row);
 };

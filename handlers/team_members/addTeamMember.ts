@@ -1,3 +1,5 @@
+// Written by hand, not declared plain: the user is named by user_id or username, and a duplicate's 409 names whichever
+// was sent with the user's username, which a plain create's unique error cannot say.
 import type { Handler } from '../../generated/handler.js';
 import { nowMs } from '../shared/now.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';

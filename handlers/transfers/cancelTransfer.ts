@@ -1,4 +1,4 @@
-// Written by hand, not a plain transition: either side's access rules decide, and what is still held goes back (claim-links.ts).
+// Written by hand, not declared plain: Transfer is no stored resource (no table:, its sides are accounts or users: transfer-view.ts), and either side's access rules decide (the origin's scope or its user's own token).
 import type { Handler } from '../../generated/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { endClaimLink, lockClaimLink } from './claim-links.js';

@@ -1,3 +1,4 @@
+// Written by hand, not declared plain: Transfer is no stored resource (no table:, its sides are accounts or users: transfer-view.ts), and the claim answers the claim it makes, not the link its path names.
 import { timingSafeEqual } from 'node:crypto';
 import type { Handler } from '../../generated/handler.js';
 import { hashSecret } from '../../runtime/credentials.js';

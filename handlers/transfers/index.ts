@@ -2,7 +2,6 @@
 // Generated routes and resources bind operation handlers and views by their own files.
 
 // Used by other areas and the sandbox
-export { sideAccess } from './transfer-access.js';
 export { trackingUrl } from './transfer-view.js';
 
 // Used by the wiring and the entry points

@@ -7,9 +7,6 @@ export { webhookDeliveryTasks } from './delivery/tasks.js';
 export { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from './destination-policy.js';
 export { LEGACY_FORMATS, importLegacyWebhook } from './import-legacy-webhook.js';
 
-// Bound by generated routes and resources
-export { updateWebhook } from './updateWebhook.js';
-
 // Used by tests and the bench
 export { BACKOFF_SECONDS, deliverWebhook } from './delivery/deliver-webhook-task.js';
 export { dispatchEvent } from './delivery/dispatch-event-task.js';

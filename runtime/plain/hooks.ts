@@ -57,7 +57,29 @@ export interface TransitionStep<Op extends OperationTypes> {
 }
 
 /**
- * list, retrieve, transition (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
+ * retrieve, transition, action, delete (`plain.find`): the row the path's id names, found and checked as only code
+ * can say (another form of id, an owner no column of the account holds), locked for the request's transaction when
+ * `lock`; it throws the 404 or 403 itself.
+ */
+export type Finder<Context = HandlerContext, R = Row> = {
+  find(ctx: Context, id: string, how: { scopes: readonly string[]; lock: boolean }): Promise<R>;
+}['find'];
+
+/**
+ * action: the whole rule of an operation on the locked row (throw to refuse), writing what it must (this row, others,
+ * jobs, events); the runtime reads the row again afterwards for the answer. It may return a step to run `after`,
+ * on the resource as it now is, before the declared event is recorded.
+ */
+export type ActionHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
+  hook(row: R, input: Input<Op>, ctx: Context): Promise<ActionStep<Op> | void> | ActionStep<Op> | void;
+}['hook'];
+
+export interface ActionStep<Op extends OperationTypes> {
+  after?: (view: Op['output']) => Promise<void> | void;
+}
+
+/**
+ * list, retrieve, transition, action (`plain.fill`): fields only code can compute, for the whole page at once. It is made from the
  * request's query before anything is read (a bad parameter is a 400 whatever else is wrong), then sets the fields on
  * the page's views (a retrieve's one) with one statement for them all, never one per row; `rows[i]` is the row
  * `views[i]` was made from. A fill serves every operation whose query has its parameters (a list and its retrieve).

@@ -1,5 +1,6 @@
 // A plain list: one statement over the resource and its relations, narrowed to the named account or to every
-// account where the scope is held (or to the rows of the parent the path names, or to the calling user's own rows),
+// account where the scope is held (or to the rows of the parent the path names, or to the calling user's own rows,
+// or to one owner's: ./row-owner.ts),
 // filtered by the declared tests (and the hook's), paged by keyset; the fill (if declared) computes its fields over
 // the page's views.
 import type { Knex } from 'knex';
@@ -9,6 +10,7 @@ import { whereOwned } from '../ownership.js';
 import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
+import { whereOwner, type RowOwnerSpec } from './row-owner.js';
 import { selectRows, type Row, type StoredResource } from './stored-resource.js';
 
 type Item<Op extends OperationTypes> = Op['output'] extends { data: (infer V)[] } ? V : never;
@@ -39,6 +41,8 @@ export interface PlainList<Op extends OperationTypes> {
   /** how a user reaches rows as their own (plain.own; own.only: only their own rows are listed); with a parent, the
    * parent's user */
   own?: OwnRowsSpec;
+  /** the rows of one owner, an account or a user, named by a column (plain.owner) */
+  owner?: RowOwnerSpec;
   filters: Filter[];
   /** by name, the default first */
   sorts: Record<string, Sort>;
@@ -74,12 +78,12 @@ export function plainList<Op extends OperationTypes>(resource: StoredResource<It
   };
 }
 
-/** The rows the caller may list: the parent's (its row is returned), the caller's own (own.only), or those of the
- * named account or of every account where the scope is held. */
+/** The rows the caller may list: the parent's (its row is returned), the caller's own (own.only), one owner's
+ * (owner), or those of the named account or of every account where the scope is held. */
 async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op['input'], ctx: HandlerContext,
   options: PlainList<Op>, table: string): Promise<Row | undefined> {
   const scopes = options.scope ? [options.scope] : [];
-  const { parent, own } = options;
+  const { parent, own, owner } = options;
   if (parent) {
     const id = (input.path as { id: string }).id;
     const row = await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own);
@@ -93,6 +97,10 @@ async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op
     return undefined;
   }
   const query = input.query as Record<string, any>;
+  if (owner) {
+    await whereOwner(q, query, ctx, scopes, owner);
+    return undefined;
+  }
   const account = options.accountParam ? query[options.accountParam] : undefined;
   await whereOwned(ctx.access, q, options.accountColumn, options.scope!, account, options.heldNowhere);
   return undefined;

@@ -3,8 +3,9 @@
 // table's soft_delete column; else the row is deleted), and the declared event with the resource as it was.
 import type { Handler, OperationTypes } from '../handler.js';
 import { query } from '../request-db.js';
-import type { DeleteHook } from './hooks.js';
-import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
+import type { DeleteHook, Finder } from './hooks.js';
+import { loadPlainRow } from './load-row.js';
+import type { OwnRowsSpec } from './own-rows.js';
 import type { StoredResource } from './stored-resource.js';
 
 export interface PlainDelete<Op extends OperationTypes> {
@@ -15,6 +16,8 @@ export interface PlainDelete<Op extends OperationTypes> {
   cascade?: readonly string[];
   /** how the row's own user reaches it (plain.own) */
   own?: OwnRowsSpec;
+  /** how the row is found, when code says it (plain.find) */
+  find?: Finder;
   emits?: string;
   hook?: DeleteHook<Op>;
 }
@@ -22,7 +25,7 @@ export interface PlainDelete<Op extends OperationTypes> {
 export function plainDelete<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainDelete<Op>): Handler<Op> {
   return async (input, ctx) => {
     const id = (input.path as { id: string }).id;
-    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true);
+    const row = await loadPlainRow(ctx, resource, id, options, true);
     await options.hook?.(row, input, ctx);
     for (const statement of options.cascade ?? []) await query(ctx.db, statement, [row.id]);
     await query(ctx.db, options.statement, [row.id]);

@@ -1,14 +1,21 @@
 // A plain retrieve: the resource by path id, in one statement with its relations, if the caller may see it (or, with
-// `own`, is the row's user: ./own-rows.ts); the hook's rule on the row; the fill (if declared) computes its fields.
+// `own`, is the row's user: ./own-rows.ts; with `owner`, reaches its owner: ./row-owner.ts; or as its declared finder
+// says: plain.find); the hook's rule on the row; the fill (if declared) computes its fields.
 import type { Handler, OperationTypes } from '../handler.js';
-import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
-import type { Fill, RetrieveHook } from './hooks.js';
+import type { OwnRowsSpec } from './own-rows.js';
+import type { RowOwnerSpec } from './row-owner.js';
+import { loadPlainRow } from './load-row.js';
+import type { Fill, Finder, RetrieveHook } from './hooks.js';
 import type { StoredResource } from './stored-resource.js';
 
 export interface PlainRetrieve<Op extends OperationTypes> {
   scopes: readonly string[];
   /** how the row's own user reaches it (plain.own) */
   own?: OwnRowsSpec;
+  /** the row's owner, an account or a user, named by a column (plain.owner) */
+  owner?: RowOwnerSpec;
+  /** how the row is found, when code says it (plain.find) */
+  find?: Finder;
   hook?: RetrieveHook<Op>;
   fill?: Fill<Op['output'], Op['input']['query']>;
 }
@@ -18,7 +25,7 @@ export function plainRetrieve<Op extends OperationTypes>(resource: StoredResourc
   return async (input, ctx) => {
     const fill = options.fill?.(input.query, ctx);
     const id = (input.path as { id: string }).id;
-    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own);
+    const row = await loadPlainRow(ctx, resource, id, options);
     await options.hook?.(row, input, ctx);
     const view = resource.view(row);
     await fill?.([view], [row]);

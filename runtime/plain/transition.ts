@@ -5,8 +5,9 @@
 // With sameStateUnchanged, a move to the state the row is already in answers it as it is: no write, no event.
 import type { Handler, OperationTypes } from '../handler.js';
 import { transition } from '../state-machine.js';
-import type { Fill, TransitionHook } from './hooks.js';
-import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
+import type { Fill, Finder, TransitionHook } from './hooks.js';
+import type { OwnRowsSpec } from './own-rows.js';
+import { loadPlainRow } from './load-row.js';
 import { readRow, type Row, type StoredResource } from './stored-resource.js';
 
 export interface PlainTransition<Op extends OperationTypes> {
@@ -22,6 +23,8 @@ export interface PlainTransition<Op extends OperationTypes> {
   sameStateUnchanged: boolean;
   /** how the row's own user reaches it (plain.own) */
   own?: OwnRowsSpec;
+  /** how the row is found, when code says it (plain.find) */
+  find?: Finder;
   emits?: string;
   hook?: TransitionHook<Op>;
   fill?: Fill<Op['output'], Op['input']['query']>;
@@ -32,7 +35,7 @@ export function plainTransition<Op extends OperationTypes>(resource: StoredResou
   return async (input, ctx) => {
     const fill = options.fill?.(input.query ?? {}, ctx);
     const id = (input.path as { id: string }).id;
-    const row = await loadOwnedOrOwn(ctx, resource, id, options.scopes, options.own, true);
+    const row = await loadPlainRow(ctx, resource, id, options, true);
     const view = async (r: Row) => {
       const v = resource.view(r);
       await fill?.([v], [r]);

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { confirmDeposit } from '../../handlers/deposits/confirm-deposit.js';
+import { joinTeam } from '../auth/team.js';
 import { addressOf, balanceOf, send, txHash, VERSION } from './deposit-fixtures.js';
 
 const t = suite('deposits');
@@ -155,8 +156,12 @@ t('a wallet deposit credits the personal wallet; only its user reads it', async 
   const listed = await app.request('GET', '/crypto_deposits', { token: u.token, version: VERSION });
   assert.equal(listed.body.data.map((x: any) => x.id), [d.id]);
   const o = await makeOwner(app.db);
-  assert.is((await app.request('GET', `/crypto_deposits/${d.id}`, { token: o.key, version: VERSION })).status, 404);
-  assert.is((await app.request('GET', '/crypto_deposits', { token: o.key, version: VERSION, query: { account_id: u.id } })).status, 404);
+  const byKey = await app.request('GET', `/crypto_deposits/${d.id}`, { token: o.key, version: VERSION });
+  assert.equal([byKey.status, byKey.body.error.message, byKey.body.error.param], [404, `No such crypto deposit: '${d.id}'`, 'id']);
+  const wallet = await app.request('GET', '/crypto_deposits', { token: o.key, version: VERSION, query: { account_id: u.id } });
+  assert.equal([wallet.status, wallet.body.error.message, wallet.body.error.param], [404, `No such user: '${u.id}'`, 'account_id']);
+  const account = await app.request('GET', '/crypto_deposits', { token: u.token, version: VERSION, query: { account_id: o.accountId } });
+  assert.equal([account.status, account.body.error.message, account.body.error.param], [404, `No such account: '${o.accountId}'`, 'account_id']);
   assert.is((await app.request('GET', `/crypto_deposits/${d.id}`, { token: (await makeUser(app.db)).token, version: VERSION })).status, 404);
 });
 
@@ -192,8 +197,14 @@ t('lists page by keyset and need company:balance:read', async () => {
   const next = await app.request('GET', '/crypto_deposits', { token: o.key, version: VERSION, query: { first: 2, after: first.body.page_info.end_cursor } });
   assert.equal(next.body.data.map((x: any) => x.id), [ids[0]]);
   const sales = await makeKey(app.db, { accountId: o.accountId, role: 'sales_manager' });
-  assert.is((await app.request('GET', '/crypto_deposits', { token: sales.secret, version: VERSION })).status, 403);
-  assert.is((await app.request('GET', `/crypto_deposits/${ids[0]}`, { token: sales.secret, version: VERSION })).status, 403);
+  // A key is refused before the operation (it holds the scope nowhere); a team member, on the deposits' account.
+  const member = await joinTeam(app, o.token, o.accountId, 'sales_manager');
+  for (const path of ['/crypto_deposits', `/crypto_deposits/${ids[0]}`]) {
+    const byKey = await app.request('GET', path, { token: sales.secret, version: VERSION });
+    assert.equal([byKey.status, byKey.body.error.message], [403, 'This credential lacks the company:balance:read permission'], path);
+    const byMember = await app.request('GET', path, { token: member.token, version: VERSION, query: path === '/crypto_deposits' ? { account_id: o.accountId } : undefined });
+    assert.equal([byMember.status, byMember.body.error.message], [403, `This credential lacks the company:balance:read permission on ${o.accountId}`], path);
+  }
   assert.is((await app.request('GET', '/crypto_deposits/cdep_nothing', { token: o.key, version: VERSION })).status, 404);
 });
 

@@ -110,6 +110,10 @@ t('update and delete: only sent fields; order null clears; deleted is 404 and de
   assert.equal([up.body.name, up.body.order, up.body.is_public], ['New', null, false]);
   const pub = await call('PATCH', `/experiences/${xp.id}`, { token: o.key, body: { is_public: true } });
   assert.equal([pub.body.name, pub.body.is_public], ['New', true]);
+  // Sending what it already holds writes nothing and records no experience.updated.
+  const same = await call('PATCH', `/experiences/${xp.id}`, { token: o.key, body: { name: 'New', is_public: true } });
+  assert.equal(same.body, pub.body);
+  assert.is((await eventsOf(app.db, o.accountId, 'experience.updated')).length, 2);
   assert.is((await call('PATCH', `/experiences/${xp.id}`, { token: o.key, body: { name: '' } })).body.error.param, 'name');
   assert.is((await call('PATCH', `/experiences/${xp.id}`, { token: o.key, body: { app_id: 'app_1' } })).status, 400);
   const del = await call('DELETE', `/experiences/${xp.id}`, { token: o.key });

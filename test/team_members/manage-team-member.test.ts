@@ -89,6 +89,9 @@ t('update: custom permissions are kept, replaced, and dropped when leaving custo
   const unchanged = await call('PATCH', `/team_members/${m.id}`, { token: o.key, body: {} });
   assert.is(unchanged.status, 200);
   assert.is(unchanged.body.role, 'viewer');
+  // Each PATCH sending role or permissions records the event (even `same`); the empty one records none.
+  const updates = await app.db('events').where({ type: 'team_member.updated', account_id: o.accountId });
+  assert.is(updates.length, 4);
 });
 
 t('update: role rules are 400 naming the field', async () => {

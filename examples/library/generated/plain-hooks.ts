@@ -15,5 +15,7 @@ export type DeleteHook<K extends keyof Operations> = Any.DeleteHook<Operations[K
 export type UpdateHook<K extends keyof Operations> = Any.UpdateHook<Operations[K], HandlerContext, RowOf<K>>;
 export type TransitionHook<K extends keyof Operations> = Any.TransitionHook<Operations[K], HandlerContext, RowOf<K>>;
 export type CreateHook<K extends keyof Operations> = Any.CreateHook<Operations[K], HandlerContext, RowOf<K>>;
+export type ActionHook<K extends keyof Operations> = Any.ActionHook<Operations[K], HandlerContext, RowOf<K>>;
+export type Finder<K extends keyof Operations> = Any.Finder<HandlerContext, RowOf<K>>;
 /** R: the rows' type, their resource's (generated/rows.ts) */
 export type Fill<V, Q, R = Row> = Any.Fill<V, Q, HandlerContext, R>;

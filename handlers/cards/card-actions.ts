@@ -1,10 +1,10 @@
-// Written by hand, not a plain transition: PATCH: a move, if any, is chosen by the body among field changes.
-import type { Handler } from '../../generated/handler.js';
+// The rule of PATCH /cards/{id} (a plain action, spec/areas/cards.yaml): the runtime finds and locks the card
+// (card:manage) and answers it as it then is. The body chooses a lifecycle move among its field changes, so this is
+// no declared transition: the move, if any, is checked by the state machine here.
+import type { ActionHook } from '../../generated/plain-hooks.js';
 import { ApiError, invalid } from '../../runtime/errors.js';
-import { loadOwned } from '../../runtime/ownership.js';
 import { transition } from '../../generated/state-machine.js';
 import { nowMs } from '../shared/now.js';
-import { resources } from '../../generated/resources.js';
 import type { EventType, StateAction } from '../../generated/spec-data.js';
 
 type Action = StateAction<'Card'>;
@@ -21,22 +21,19 @@ function actionOf(status: string, body: { frozen?: boolean; canceled?: boolean }
 
 const EVENTS: Record<Action, EventType> = { freeze: 'card.frozen', unfreeze: 'card.unfrozen', cancel: 'card.canceled' };
 
-/** PATCH /cards/{id}: freeze, unfreeze, cancel (final) or rename, with the card locked. */
-export const updateCard: Handler<'updateCard'> = async ({ path, body }, ctx) => {
-  const card = await loadOwned(ctx, resources.Card, path.id, ['card:manage'], { forUpdate: true });
+/** freeze, unfreeze, cancel (final) or rename; nothing to change writes and emits nothing. */
+export const updateCardFields: ActionHook<'updateCard'> = async (card, { body }, ctx) => {
   const input = body ?? {};
   const action = actionOf(card.status, input);
   const rename = input.name !== undefined && input.name !== card.name;
   if (card.status === 'canceled' && rename) {
     throw new ApiError(400, 'invalid_state', `The card ${card.id} is canceled; it cannot be changed`, 'status');
   }
-  if (!action && !rename) return resources.Card.view(card);
+  if (!action && !rename) return;
   const status = action ? transition('Card', card.status, action) : card.status;
-  const [row] = await ctx.db('cards').where({ id: card.id }).update({
+  await ctx.db('cards').where({ id: card.id }).update({
     status, ...(rename ? { name: input.name } : {}), ...(action === 'cancel' ? { canceled_at: nowMs(ctx.db) } : {}),
     updated_at: nowMs(ctx.db),
-  }).returning('*');
-  const view = resources.Card.view(row);
-  await ctx.emit(action ? EVENTS[action] : 'card.updated', card.account_id, view);
-  return view;
+  });
+  return { after: (view) => ctx.emit(action ? EVENTS[action] : 'card.updated', card.account_id, view) };
 };
