@@ -217,6 +217,7 @@ const updateAdHook: ActionHook<'updateAd'> = updateAdFieldsSharedHook;
 /** PATCH /ads/{id}: Update an ad */
 export const updateAd = plainAction<Operations['updateAd']>(resources.Ad, {
   scopes: ['ads:manage'],
+  emits: 'ad.updated',
   hook: updateAdHook,
   fill: adStatsFill,
 });
@@ -308,6 +309,7 @@ const revokeApiKeyHook: ActionHook<'revokeApiKey'> = revokeSharedHook;
 /** POST /api_keys/{id}/revoke: Revoke an API key */
 export const revokeApiKey = plainAction<Operations['revokeApiKey']>(resources.ApiKey, {
   scopes: ['api_key:manage'],
+  emits: 'api_key.revoked',
   hook: revokeApiKeyHook,
 });
 
@@ -714,6 +716,7 @@ const updateDisputeHook: ActionHook<'updateDispute'> = editEvidenceObjectSharedH
 /** PATCH /disputes/{id}: Edit a dispute's evidence */
 export const updateDispute = plainAction<Operations['updateDispute']>(resources.Dispute, {
   scopes: ['payment:dispute'],
+  emits: 'dispute.updated',
   hook: updateDisputeHook,
 });
 
@@ -722,6 +725,7 @@ const updateDisputeEvidenceHook: ActionHook<'updateDisputeEvidence'> = editFlatE
 /** POST /disputes/{id}/update_evidence: Edit a dispute's evidence (the official client's form) */
 export const updateDisputeEvidence = plainAction<Operations['updateDisputeEvidence']>(resources.Dispute, {
   scopes: ['payment:dispute'],
+  emits: 'dispute.updated',
   hook: updateDisputeEvidenceHook,
 });
 
@@ -801,6 +805,7 @@ const updateExperienceHook: ActionHook<'updateExperience'> = updateSharedHook2;
 /** PATCH /experiences/{id}: Update an experience */
 export const updateExperience = plainAction<Operations['updateExperience']>(resources.Experience, {
   scopes: ['experience:update'],
+  emits: 'experience.updated',
   hook: updateExperienceHook,
 });
 
@@ -817,6 +822,7 @@ const attachExperienceHook: ActionHook<'attachExperience'> = attachSharedHook;
 /** POST /experiences/{id}/attach: Attach an experience to a product */
 export const attachExperience = plainAction<Operations['attachExperience']>(resources.Experience, {
   scopes: ['experience:update'],
+  emits: 'experience.updated',
   hook: attachExperienceHook,
 });
 
@@ -1544,6 +1550,7 @@ const updateShipmentHook: ActionHook<'updateShipment'> = retrackSharedHook;
 /** PATCH /shipments/{id}: Change a shipment's tracking number */
 export const updateShipment = plainAction<Operations['updateShipment']>(resources.Shipment, {
   scopes: ['shipment:update'],
+  emits: 'shipment.updated',
   hook: updateShipmentHook,
 });
 
@@ -1592,6 +1599,7 @@ const updateTeamMemberHook: ActionHook<'updateTeamMember'> = updateSharedHook4;
 /** PATCH /team_members/{id}: Change a team member's role or permissions */
 export const updateTeamMember = plainAction<Operations['updateTeamMember']>(resources.TeamMember, {
   scopes: ['team_member:manage'],
+  emits: 'team_member.updated',
   hook: updateTeamMemberHook,
 });
 
@@ -1705,12 +1713,18 @@ export const listWebhookDeliveries = plainList<Operations['listWebhookDeliveries
   filters: [
     { param: 'status', test: 'equal', sql: ['"webhook_deliveries"."status"'] },
     { param: 'event_type', test: 'exists', sql: ['exists (select 1 from "events" as "related" where "related"."id" = "webhook_deliveries"."event_id" and "related"."type" = ?)'], emptyUnfiltered: true },
+    { param: 'replay_id', test: 'equal', sql: ['"webhook_deliveries"."replay_id"'] },
   ],
   sorts: { created_at: { column: 'webhook_deliveries.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: null,
   idColumn: 'webhook_deliveries.id',
   fill: deliveryAttemptsFill,
+});
+
+/** GET /webhook_replays/{id}: Retrieve a replay and how far it got */
+export const retrieveWebhookReplay = plainRetrieve<Operations['retrieveWebhookReplay']>(resources.WebhookReplay, {
+  scopes: ['webhook:read'],
 });
 
 /** updateWebhook's hook: webhooks/webhook-rules#updateSettings, shared */

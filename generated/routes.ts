@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { acceptTeamInvitation, activatePromoCode, advanceClock, archivePromoCode, attachExperience, cancelMembership, capturePayment, closeBounty, confirmPaymentAction, createExperiment, createPaymentMethodDomain, createProduct, createPromoCode, deactivatePromoCode, deleteAd, deleteAdCampaign, deleteAdGroup, deleteAudience, deleteBountySubmission, deleteCheckoutConfiguration, deleteExperience, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, detachExperience, disputeSummary, endExperiment, extendMembership, listAdCampaigns, listAdGroups, listAds, listApiKeys, listAppBuilds, listAppLogs, listApps, listAudiences, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listClocks, listCryptoDeposits, listDisputeAlerts, listDisputes, listDomains, listEconomicIntelligenceRecommendations, listEvents, listExperiences, listExperiments, listExports, listExternalAccountPosts, listExternalAccounts, listMedia, listMembers, listNotifications, listPartnerBusinessEarnings, listPartnerBusinesses, listPartnerReferralRequests, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCaseEvents, listResolutionCenterCases, listReviews, listShipments, listSocialAccounts, listSwaps, listTeamMembers, listVariants, listVerifications, listWebhookDeliveries, listWebhooks, pauseAd, pauseAdCampaign, pauseAdGroup, pauseMembership, publishPaymentMethodDomainProof, refundPayment, removePartnerBusiness, removeTeamMember, resolutionCenterCaseSummary, resumeMembership, retrieveAd, retrieveAdCampaign, retrieveAdGroup, retrieveAdPost, retrieveApiKey, retrieveApp, retrieveAppBuild, retrieveAudience, retrieveBounty, retrieveBountySubmission, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveClock, retrieveCryptoDeposit, retrieveDispute, retrieveDisputeAlert, retrieveEconomicIntelligenceRecommendation, retrieveExperience, retrieveExperiment, retrieveExport, retrieveExternalAccount, retrieveLedgerAccount, retrieveMedia, retrieveMember, retrievePartnerBusiness, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveReview, retrieveShipment, retrieveSocialAccount, retrieveSwap, retrieveTeamMember, retrieveVariant, retrieveVerification, retrieveWebhook, retryAdCampaignPayment, retryPayment, revokeApiKey, submitBountySubmission, submitDispute, uncancelMembership, unpauseAd, unpauseAdCampaign, unpauseAdGroup, updateAd, updateAdCampaign, updateAdGroup, updateApiKey, updateApp, updateAudience, updateBounty, updateCard, updateDispute, updateDisputeEvidence, updateExperience, updateExternalAccount, updateMembership, updateProduct, updateShipment, updateSocialAccount, updateTeamMember, updateWebhook, voidPayment, withdrawSandboxResolutionCenterCase } from "./plain-operations.js";
+import { acceptTeamInvitation, activatePromoCode, advanceClock, archivePromoCode, attachExperience, cancelMembership, capturePayment, closeBounty, confirmPaymentAction, createExperiment, createPaymentMethodDomain, createProduct, createPromoCode, deactivatePromoCode, deleteAd, deleteAdCampaign, deleteAdGroup, deleteAudience, deleteBountySubmission, deleteCheckoutConfiguration, deleteExperience, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, detachExperience, disputeSummary, endExperiment, extendMembership, listAdCampaigns, listAdGroups, listAds, listApiKeys, listAppBuilds, listAppLogs, listApps, listAudiences, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listClocks, listCryptoDeposits, listDisputeAlerts, listDisputes, listDomains, listEconomicIntelligenceRecommendations, listEvents, listExperiences, listExperiments, listExports, listExternalAccountPosts, listExternalAccounts, listMedia, listMembers, listNotifications, listPartnerBusinessEarnings, listPartnerBusinesses, listPartnerReferralRequests, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCaseEvents, listResolutionCenterCases, listReviews, listShipments, listSocialAccounts, listSwaps, listTeamMembers, listVariants, listVerifications, listWebhookDeliveries, listWebhooks, pauseAd, pauseAdCampaign, pauseAdGroup, pauseMembership, publishPaymentMethodDomainProof, refundPayment, removePartnerBusiness, removeTeamMember, resolutionCenterCaseSummary, resumeMembership, retrieveAd, retrieveAdCampaign, retrieveAdGroup, retrieveAdPost, retrieveApiKey, retrieveApp, retrieveAppBuild, retrieveAudience, retrieveBounty, retrieveBountySubmission, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveClock, retrieveCryptoDeposit, retrieveDispute, retrieveDisputeAlert, retrieveEconomicIntelligenceRecommendation, retrieveExperience, retrieveExperiment, retrieveExport, retrieveExternalAccount, retrieveLedgerAccount, retrieveMedia, retrieveMember, retrievePartnerBusiness, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveReview, retrieveShipment, retrieveSocialAccount, retrieveSwap, retrieveTeamMember, retrieveVariant, retrieveVerification, retrieveWebhook, retrieveWebhookReplay, retryAdCampaignPayment, retryPayment, revokeApiKey, submitBountySubmission, submitDispute, uncancelMembership, unpauseAd, unpauseAdCampaign, unpauseAdGroup, updateAd, updateAdCampaign, updateAdGroup, updateApiKey, updateApp, updateAudience, updateBounty, updateCard, updateDispute, updateDisputeEvidence, updateExperience, updateExternalAccount, updateMembership, updateProduct, updateShipment, updateSocialAccount, updateTeamMember, updateWebhook, voidPayment, withdrawSandboxResolutionCenterCase } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -126,6 +126,10 @@ import { updateVariant } from "../handlers/variants/updateVariant.js";
 import { createVerification } from "../handlers/verifications/createVerification.js";
 import { updateVerification } from "../handlers/verifications/updateVerification.js";
 import { createWebhook } from "../handlers/webhooks/createWebhook.js";
+import { replayWebhook } from "../handlers/webhooks/replayWebhook.js";
+import { resendWebhookDelivery } from "../handlers/webhooks/resendWebhookDelivery.js";
+import { rotateWebhookSecret } from "../handlers/webhooks/rotateWebhookSecret.js";
+import { testWebhook } from "../handlers/webhooks/testWebhook.js";
 
 export const operations: OperationDefinition[] = [
   {
@@ -4553,6 +4557,21 @@ export const operations: OperationDefinition[] = [
     handler: updateVerification,
   },
   {
+    id: "retrieveWebhookReplay",
+    method: "GET",
+    path: "/webhook_replays/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveWebhookReplay,
+  },
+  {
     id: "listWebhooks",
     method: "GET",
     path: "/webhooks",
@@ -4641,6 +4660,66 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_listWebhookDeliveries, body: null, upgrade: null, downgrade: null } },
     handler: listWebhookDeliveries,
+  },
+  {
+    id: "resendWebhookDelivery",
+    method: "POST",
+    path: "/webhooks/:id/deliveries/:delivery_id/resend",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_resendWebhookDelivery, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
+    handler: resendWebhookDelivery,
+  },
+  {
+    id: "replayWebhook",
+    method: "POST",
+    path: "/webhooks/:id/replay",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_replayWebhook, upgrade: null, downgrade: null } },
+    handler: replayWebhook,
+  },
+  {
+    id: "rotateWebhookSecret",
+    method: "POST",
+    path: "/webhooks/:id/rotate_secret",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2025_01_01 } },
+    handler: rotateWebhookSecret,
+  },
+  {
+    id: "testWebhook",
+    method: "POST",
+    path: "/webhooks/:id/test",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_testWebhook, upgrade: null, downgrade: null } },
+    handler: testWebhook,
   },
   {
     id: "listWithdrawals",

@@ -885,6 +885,13 @@ export interface Tables {
     first_tier_business_id: string | null;
     removed_at: string | null;
   };
+  partner_earning_totals: {
+    partner_business_id: string;
+    count: number;
+    transaction_amount: number;
+    commission_amount: number;
+    compacted: boolean;
+  };
   partner_earnings: {
     id: string;
     partner_business_id: string;
@@ -1009,6 +1016,7 @@ export interface Tables {
     renewal_period_start: string | null;
     tax_country: string | null;
     volume_usd: number;
+    funds_held: boolean;
   };
   payout_methods: {
     id: string;
@@ -1274,6 +1282,18 @@ export interface Tables {
     count: number;
     compacted: boolean;
   };
+  stored_object_chunks: {
+    object_id: number;
+    seq: number;
+    bytes: Buffer;
+  };
+  stored_objects: {
+    id: number;
+    key: string | null;
+    size: number;
+    chunk_count: number;
+    created_at: string;
+  };
   supported_payout_methods: {
     id: string;
     name: string;
@@ -1434,6 +1454,8 @@ export interface Tables {
     lease_until: string | null;
     last_response_status: number | null;
     sending_job_id: string | null;
+    replay_id: string | null;
+    test: boolean;
   };
   webhook_delivery_attempts: {
     id: number;
@@ -1443,6 +1465,18 @@ export interface Tables {
     error: string | null;
     duration_ms: number;
     created_at: string;
+  };
+  webhook_replays: {
+    id: string;
+    account_id: string;
+    webhook_id: string;
+    since: string;
+    until: string;
+    since_last_success: boolean;
+    event_count: number;
+    per_second: number;
+    created_at: string;
+    updated_at: string;
   };
   webhooks: {
     id: string;
@@ -1458,6 +1492,11 @@ export interface Tables {
     updated_at: string;
     payload_format: "v1" | "v2" | "v5";
     deleted_at: string | null;
+    previous_secret: string | null;
+    previous_secret_expires_at: string | null;
+    failing_since: string | null;
+    disabled_at: string | null;
+    disabled_reason: "gone" | "failing" | null;
   };
   worker_heartbeats: {
     worker_id: string;
@@ -1759,8 +1798,17 @@ export type WebhookDeliveryRow = Tables['webhook_deliveries'] & {
   '$event_type': string;
 };
 
+/** A row of resources.WebhookReplay's statement (generated/resources.ts). */
+export type WebhookReplayRow = Tables['webhook_replays'] & {
+  '$status': "running" | "completed";
+  '$succeeded_count': number;
+  '$failed_count': number;
+};
+
 /** A row of resources.Webhook's statement (generated/resources.ts). */
-export type WebhookRow = Tables['webhooks'];
+export type WebhookRow = Tables['webhooks'] & {
+  '$previous_secret_expires_at': string | null;
+};
 
 /** The row a plain operation's hook gets: its resource's (generated/plain-hooks.ts). */
 export interface PlainRows {
@@ -1922,6 +1970,7 @@ export interface PlainRows {
   listWebhooks: WebhookRow;
   retrieveWebhook: WebhookRow;
   listWebhookDeliveries: WebhookDeliveryRow;
+  retrieveWebhookReplay: WebhookReplayRow;
   updateWebhook: WebhookRow;
   deleteWebhook: WebhookRow;
 }

@@ -6827,6 +6827,40 @@ function c_WebhookDelivery_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"delivered_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["attempts"];
   if (x !== undefined) { out += sep + "\"attempts\":" + array(x, (x) => c_WebhookDeliveryAttempt_2025_01_01(x)); sep = ','; }
+  x = v["replay_id"];
+  if (x !== undefined) { out += sep + "\"replay_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["test"];
+  if (x !== undefined) { out += sep + "\"test\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function c_WebhookReplay_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["webhook_id"];
+  if (x !== undefined) { out += sep + "\"webhook_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["since"];
+  if (x !== undefined) { out += sep + "\"since\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["until"];
+  if (x !== undefined) { out += sep + "\"until\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["since_last_success"];
+  if (x !== undefined) { out += sep + "\"since_last_success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["event_count"];
+  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["per_second"];
+  if (x !== undefined) { out += sep + "\"per_second\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["succeeded_count"];
+  if (x !== undefined) { out += sep + "\"succeeded_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["failed_count"];
+  if (x !== undefined) { out += sep + "\"failed_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
@@ -6845,6 +6879,10 @@ function c_Webhook_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["enabled"];
   if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["disabled_at"];
+  if (x !== undefined) { out += sep + "\"disabled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["disabled_reason"];
+  if (x !== undefined) { out += sep + "\"disabled_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["description"];
   if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["api_version_date"];
@@ -6855,6 +6893,10 @@ function c_Webhook_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["webhook_secret"];
   if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["previous_secret_expires_at"];
+  if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["testable_events"];
+  if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -6875,6 +6917,10 @@ function c_Webhook_2026_08_07(v) {
   if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["enabled"];
   if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["disabled_at"];
+  if (x !== undefined) { out += sep + "\"disabled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["disabled_reason"];
+  if (x !== undefined) { out += sep + "\"disabled_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["description"];
   if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["api_version_date"];
@@ -6885,6 +6931,10 @@ function c_Webhook_2026_08_07(v) {
   if (x !== undefined) { out += sep + "\"child_resource_events\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["secret"];
   if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["previous_secret_expires_at"];
+  if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["testable_events"];
+  if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -6905,6 +6955,10 @@ function c_Webhook_2026_08_14(v) {
   if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["enabled"];
   if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["disabled_at"];
+  if (x !== undefined) { out += sep + "\"disabled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["disabled_reason"];
+  if (x !== undefined) { out += sep + "\"disabled_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["description"];
   if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["api_version_date"];
@@ -6915,6 +6969,10 @@ function c_Webhook_2026_08_14(v) {
   if (x !== undefined) { out += sep + "\"include_connected_accounts\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["secret"];
   if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["previous_secret_expires_at"];
+  if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["testable_events"];
+  if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -8340,6 +8398,10 @@ function r_3a5588513ec8(v) {
   return o_93a542e859d0(v);
 }
 
+function r_3bea818966e0(v) {
+  return c_WebhookReplay_2025_01_01(v);
+}
+
 function r_3bef48f67141(v) {
   return o_2ab8bd1d3b03(v);
 }
@@ -8852,6 +8914,10 @@ function r_ca53e55fc0a5(v) {
   return c_Variant_2026_07_22(v);
 }
 
+function r_cc6575d7aeda(v) {
+  return c_WebhookDelivery_2025_01_01(v);
+}
+
 function r_cc92c25c5a99(v) {
   return o_6d0e3247d32d(v);
 }
@@ -9313,7 +9379,9 @@ export const serializers = {
   "refundResolutionCenterCase": { "2026-07-30": r_f618b6d45f47, "2026-08-07": r_f618b6d45f47, "2026-08-14": r_f618b6d45f47, "2026-08-21": r_f618b6d45f47, "2026-08-25": r_f618b6d45f47, "2026-08-28": r_f618b6d45f47, "2026-09-02": r_f618b6d45f47, "2026-09-06": r_f618b6d45f47 },
   "removePartnerBusiness": { "2025-01-01": r_094dc02db824, "2026-07-20": r_094dc02db824, "2026-07-22": r_aa3a5812a3c5, "2026-07-23": r_aa3a5812a3c5, "2026-07-30": r_aa3a5812a3c5, "2026-08-07": r_aa3a5812a3c5, "2026-08-14": r_aa3a5812a3c5, "2026-08-21": r_aa3a5812a3c5, "2026-08-25": r_aa3a5812a3c5, "2026-08-28": r_aa3a5812a3c5, "2026-09-02": r_aa3a5812a3c5, "2026-09-06": r_aa3a5812a3c5 },
   "removeTeamMember": { "2025-01-01": r_cd807ad04f19, "2026-07-20": r_cd807ad04f19, "2026-07-22": r_8f7755510a23, "2026-07-23": r_8f7755510a23, "2026-07-30": r_8f7755510a23, "2026-08-07": r_8f7755510a23, "2026-08-14": r_8f7755510a23, "2026-08-21": r_8f7755510a23, "2026-08-25": r_8f7755510a23, "2026-08-28": r_8f7755510a23, "2026-09-02": r_8f7755510a23, "2026-09-06": r_8f7755510a23 },
+  "replayWebhook": { "2025-01-01": r_3bea818966e0, "2026-07-20": r_3bea818966e0, "2026-07-22": r_3bea818966e0, "2026-07-23": r_3bea818966e0, "2026-07-30": r_3bea818966e0, "2026-08-07": r_3bea818966e0, "2026-08-14": r_3bea818966e0, "2026-08-21": r_3bea818966e0, "2026-08-25": r_3bea818966e0, "2026-08-28": r_3bea818966e0, "2026-09-02": r_3bea818966e0, "2026-09-06": r_3bea818966e0 },
   "replySandboxResolutionCenterCase": { "2025-01-01": r_3962acd99de7, "2026-07-20": r_3962acd99de7, "2026-07-22": r_3962acd99de7, "2026-07-23": r_3962acd99de7, "2026-07-30": r_f618b6d45f47, "2026-08-07": r_f618b6d45f47, "2026-08-14": r_f618b6d45f47, "2026-08-21": r_f618b6d45f47, "2026-08-25": r_f618b6d45f47, "2026-08-28": r_f618b6d45f47, "2026-09-02": r_f618b6d45f47, "2026-09-06": r_f618b6d45f47 },
+  "resendWebhookDelivery": { "2025-01-01": r_cc6575d7aeda, "2026-07-20": r_cc6575d7aeda, "2026-07-22": r_cc6575d7aeda, "2026-07-23": r_cc6575d7aeda, "2026-07-30": r_cc6575d7aeda, "2026-08-07": r_cc6575d7aeda, "2026-08-14": r_cc6575d7aeda, "2026-08-21": r_cc6575d7aeda, "2026-08-25": r_cc6575d7aeda, "2026-08-28": r_cc6575d7aeda, "2026-09-02": r_cc6575d7aeda, "2026-09-06": r_cc6575d7aeda },
   "resolutionCenterCaseSummary": { "2026-07-30": r_d1e6dff04876, "2026-08-07": r_d1e6dff04876, "2026-08-14": r_d1e6dff04876, "2026-08-21": r_d1e6dff04876, "2026-08-25": r_d1e6dff04876, "2026-08-28": r_d1e6dff04876, "2026-09-02": r_d1e6dff04876, "2026-09-06": r_d1e6dff04876 },
   "resolveComplianceReview": { "2025-01-01": r_acefde94c503, "2026-07-20": r_acefde94c503, "2026-07-22": r_acefde94c503, "2026-07-23": r_acefde94c503, "2026-07-30": r_e08d61d36e57, "2026-08-07": r_e6e2b3d7a081, "2026-08-14": r_e6e2b3d7a081, "2026-08-21": r_e6e2b3d7a081, "2026-08-25": r_1ac2baaa41ac, "2026-08-28": r_0dacaf2e02ed, "2026-09-02": r_fbe8277f913f, "2026-09-06": r_4275c7745c83 },
   "respondToResolutionCenterCase": { "2026-07-30": r_f618b6d45f47, "2026-08-07": r_f618b6d45f47, "2026-08-14": r_f618b6d45f47, "2026-08-21": r_f618b6d45f47, "2026-08-25": r_f618b6d45f47, "2026-08-28": r_f618b6d45f47, "2026-09-02": r_f618b6d45f47, "2026-09-06": r_f618b6d45f47 },
@@ -9380,6 +9448,7 @@ export const serializers = {
   "retrieveVariant": { "2025-01-01": r_f2d064784b9a, "2026-07-20": r_f2d064784b9a, "2026-07-22": r_ca53e55fc0a5, "2026-07-23": r_ca53e55fc0a5, "2026-07-30": r_ca53e55fc0a5, "2026-08-07": r_ca53e55fc0a5, "2026-08-14": r_ca53e55fc0a5, "2026-08-21": r_ca53e55fc0a5, "2026-08-25": r_ca53e55fc0a5, "2026-08-28": r_ca53e55fc0a5, "2026-09-02": r_ca53e55fc0a5, "2026-09-06": r_ca53e55fc0a5 },
   "retrieveVerification": { "2025-01-01": r_463e1d4ced92, "2026-07-20": r_463e1d4ced92, "2026-07-22": r_463e1d4ced92, "2026-07-23": r_463e1d4ced92, "2026-07-30": r_463e1d4ced92, "2026-08-07": r_e4b09b17d32f, "2026-08-14": r_e4b09b17d32f, "2026-08-21": r_e4b09b17d32f, "2026-08-25": r_e4b09b17d32f, "2026-08-28": r_e4b09b17d32f, "2026-09-02": r_e4b09b17d32f, "2026-09-06": r_e4b09b17d32f },
   "retrieveWebhook": { "2025-01-01": r_1501728971d1, "2026-07-20": r_1501728971d1, "2026-07-22": r_1501728971d1, "2026-07-23": r_1501728971d1, "2026-07-30": r_1501728971d1, "2026-08-07": r_c8c50497cf6a, "2026-08-14": r_1b218b239ff2, "2026-08-21": r_1b218b239ff2, "2026-08-25": r_1b218b239ff2, "2026-08-28": r_1b218b239ff2, "2026-09-02": r_1b218b239ff2, "2026-09-06": r_1b218b239ff2 },
+  "retrieveWebhookReplay": { "2025-01-01": r_3bea818966e0, "2026-07-20": r_3bea818966e0, "2026-07-22": r_3bea818966e0, "2026-07-23": r_3bea818966e0, "2026-07-30": r_3bea818966e0, "2026-08-07": r_3bea818966e0, "2026-08-14": r_3bea818966e0, "2026-08-21": r_3bea818966e0, "2026-08-25": r_3bea818966e0, "2026-08-28": r_3bea818966e0, "2026-09-02": r_3bea818966e0, "2026-09-06": r_3bea818966e0 },
   "retrieveWithdrawal": { "2025-01-01": r_47c950c19d66, "2026-07-20": r_47c950c19d66, "2026-07-22": r_47c950c19d66, "2026-07-23": r_47c950c19d66, "2026-07-30": r_47c950c19d66, "2026-08-07": r_47c950c19d66, "2026-08-14": r_47c950c19d66, "2026-08-21": r_47c950c19d66, "2026-08-25": r_47c950c19d66, "2026-08-28": r_47c950c19d66, "2026-09-02": r_47c950c19d66, "2026-09-06": r_47c950c19d66 },
   "retryAdCampaignPayment": { "2025-01-01": r_92bd45c9b2d1, "2026-07-20": r_92bd45c9b2d1, "2026-07-22": r_92bd45c9b2d1, "2026-07-23": r_92bd45c9b2d1, "2026-07-30": r_92bd45c9b2d1, "2026-08-07": r_92bd45c9b2d1, "2026-08-14": r_92bd45c9b2d1, "2026-08-21": r_92bd45c9b2d1 },
   "retryAdsPayment": { "2025-01-01": r_d5ee9166e7a4, "2026-07-20": r_d5ee9166e7a4, "2026-07-22": r_d5ee9166e7a4, "2026-07-23": r_d5ee9166e7a4, "2026-07-30": r_d5ee9166e7a4, "2026-08-07": r_d5ee9166e7a4, "2026-08-14": r_d5ee9166e7a4, "2026-08-21": r_d5ee9166e7a4, "2026-08-25": r_d5ee9166e7a4, "2026-08-28": r_d5ee9166e7a4, "2026-09-02": r_d5ee9166e7a4, "2026-09-06": r_d5ee9166e7a4 },
@@ -9387,10 +9456,12 @@ export const serializers = {
   "reviewBountySubmission": { "2025-01-01": r_965fd95c0df9, "2026-07-20": r_965fd95c0df9, "2026-07-22": r_965fd95c0df9, "2026-07-23": r_965fd95c0df9, "2026-07-30": r_965fd95c0df9, "2026-08-07": r_965fd95c0df9, "2026-08-14": r_965fd95c0df9, "2026-08-21": r_965fd95c0df9, "2026-08-25": r_965fd95c0df9, "2026-08-28": r_965fd95c0df9, "2026-09-02": r_965fd95c0df9, "2026-09-06": r_965fd95c0df9 },
   "revokeApiKey": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
   "rotateApiKey": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
+  "rotateWebhookSecret": { "2025-01-01": r_1501728971d1, "2026-07-20": r_1501728971d1, "2026-07-22": r_1501728971d1, "2026-07-23": r_1501728971d1, "2026-07-30": r_1501728971d1, "2026-08-07": r_c8c50497cf6a, "2026-08-14": r_1b218b239ff2, "2026-08-21": r_1b218b239ff2, "2026-08-25": r_1b218b239ff2, "2026-08-28": r_1b218b239ff2, "2026-09-02": r_1b218b239ff2, "2026-09-06": r_1b218b239ff2 },
   "searchUsers": { "2025-01-01": r_1fd040fe8b88, "2026-07-20": r_1fd040fe8b88, "2026-07-22": r_bc3f6db72cf7, "2026-07-23": r_bc3f6db72cf7, "2026-07-30": r_bc3f6db72cf7, "2026-08-07": r_4b88c8641ac8, "2026-08-14": r_4b88c8641ac8, "2026-08-21": r_4b88c8641ac8, "2026-08-25": r_4b88c8641ac8, "2026-08-28": r_96da40b61093, "2026-09-02": r_96da40b61093, "2026-09-06": r_96da40b61093 },
   "startComplianceReview": { "2025-01-01": r_acefde94c503, "2026-07-20": r_acefde94c503, "2026-07-22": r_acefde94c503, "2026-07-23": r_acefde94c503, "2026-07-30": r_e08d61d36e57, "2026-08-07": r_e6e2b3d7a081, "2026-08-14": r_e6e2b3d7a081, "2026-08-21": r_e6e2b3d7a081, "2026-08-25": r_1ac2baaa41ac, "2026-08-28": r_0dacaf2e02ed, "2026-09-02": r_fbe8277f913f, "2026-09-06": r_4275c7745c83 },
   "submitBountySubmission": { "2025-01-01": r_965fd95c0df9, "2026-07-20": r_965fd95c0df9, "2026-07-22": r_965fd95c0df9, "2026-07-23": r_965fd95c0df9, "2026-07-30": r_965fd95c0df9, "2026-08-07": r_965fd95c0df9, "2026-08-14": r_965fd95c0df9, "2026-08-21": r_965fd95c0df9, "2026-08-25": r_965fd95c0df9, "2026-08-28": r_965fd95c0df9, "2026-09-02": r_965fd95c0df9, "2026-09-06": r_965fd95c0df9 },
   "submitDispute": { "2025-01-01": r_46ae56281c28, "2026-07-20": r_46ae56281c28, "2026-07-22": r_46ae56281c28, "2026-07-23": r_46ae56281c28, "2026-07-30": r_aed65e3c4fdc, "2026-08-07": r_aed65e3c4fdc, "2026-08-14": r_aed65e3c4fdc, "2026-08-21": r_aed65e3c4fdc, "2026-08-25": r_aed65e3c4fdc, "2026-08-28": r_aed65e3c4fdc, "2026-09-02": r_aed65e3c4fdc, "2026-09-06": r_aed65e3c4fdc },
+  "testWebhook": { "2025-01-01": r_cc6575d7aeda, "2026-07-20": r_cc6575d7aeda, "2026-07-22": r_cc6575d7aeda, "2026-07-23": r_cc6575d7aeda, "2026-07-30": r_cc6575d7aeda, "2026-08-07": r_cc6575d7aeda, "2026-08-14": r_cc6575d7aeda, "2026-08-21": r_cc6575d7aeda, "2026-08-25": r_cc6575d7aeda, "2026-08-28": r_cc6575d7aeda, "2026-09-02": r_cc6575d7aeda, "2026-09-06": r_cc6575d7aeda },
   "uncancelMembership": { "2025-01-01": r_3942a501abbc, "2026-07-20": r_3942a501abbc, "2026-07-22": r_3942a501abbc, "2026-07-23": r_a3a4302f2c64, "2026-07-30": r_a3a4302f2c64, "2026-08-07": r_a3a4302f2c64, "2026-08-14": r_a3a4302f2c64, "2026-08-21": r_a3a4302f2c64, "2026-08-25": r_a3a4302f2c64, "2026-08-28": r_a3a4302f2c64, "2026-09-02": r_a3a4302f2c64, "2026-09-06": r_a3a4302f2c64 },
   "unpauseAd": { "2025-01-01": r_bbfd090a8dbd, "2026-07-20": r_bbfd090a8dbd, "2026-07-22": r_bbfd090a8dbd, "2026-07-23": r_bbfd090a8dbd, "2026-07-30": r_bbfd090a8dbd, "2026-08-07": r_bbfd090a8dbd, "2026-08-14": r_bbfd090a8dbd, "2026-08-21": r_d6c8618da043, "2026-08-25": r_d6c8618da043, "2026-08-28": r_eaa377373666, "2026-09-02": r_eaa377373666, "2026-09-06": r_eaa377373666 },
   "unpauseAdCampaign": { "2025-01-01": r_92bd45c9b2d1, "2026-07-20": r_92bd45c9b2d1, "2026-07-22": r_92bd45c9b2d1, "2026-07-23": r_92bd45c9b2d1, "2026-07-30": r_92bd45c9b2d1, "2026-08-07": r_92bd45c9b2d1, "2026-08-14": r_92bd45c9b2d1, "2026-08-21": r_92bd45c9b2d1, "2026-08-25": r_92bd45c9b2d1, "2026-08-28": r_92bd45c9b2d1, "2026-09-02": r_92bd45c9b2d1, "2026-09-06": r_92bd45c9b2d1 },

@@ -239,6 +239,7 @@ export const specData = {
     "Variant": "plan_",
     "Verification": "verf_",
     "WebhookDelivery": "whdl_",
+    "WebhookReplay": "whrp_",
     "Webhook": "hook_"
   },
   "events": {
@@ -357,7 +358,27 @@ export const specData = {
     "plan.created": "Variant",
     "plan.updated": "Variant",
     "plan.deleted": "Variant",
-    "verification.updated": "Verification"
+    "verification.updated": "Verification",
+    "webhook.disabled": "Webhook"
+  },
+  "webhookDelivery": {
+    "timeoutSeconds": 10,
+    "retryScheduleSeconds": [
+      30,
+      120,
+      600,
+      1800,
+      3600,
+      7200,
+      14400,
+      28800,
+      43200,
+      86400,
+      86400
+    ],
+    "jitter": 0.1,
+    "retryAfterMaxSeconds": 86400,
+    "disableAfterFailingSeconds": 432000
   },
   "stateMachines": {
     "AdCampaign": {

@@ -2542,7 +2542,7 @@ export interface Verification {
     updated_at: string;
 }
 
-/** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h and 8 h, then the delivery fails. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. v2 and v5 subscriptions receive their own envelopes instead (see Webhook api_version). Delivery is at least once: receivers deduplicate by webhook-id. */
+/** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h, 24 h and 24 h (about 3 days; each wait varies by up to 10% either way), then the delivery fails. A 429 or 503 answer with Retry-After (seconds or an HTTP date) waits that long when it is longer than the step, at most a day; a 410 Gone fails the delivery at once and disables the subscription (webhook.disabled). On a sandbox clock the retries wait for the clock (each is sent when an advance reaches it). Deliveries to one subscription are sent one at a time, oldest first; different subscriptions' are sent at the same time, so a slow receiver holds back only its own. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. v2 and v5 subscriptions receive their own envelopes instead (see Webhook api_version). Delivery is at least once: receivers deduplicate by webhook-id. */
 export interface WebhookDelivery {
     id: string;
     webhook_id: string;
@@ -2553,6 +2553,31 @@ export interface WebhookDelivery {
     next_attempt_at: string | null;
     delivered_at: string | null;
     attempts: WebhookDeliveryAttempt[];
+    /** The replay that made this delivery (POST /webhooks/{id}/replay); null for a delivery made when its event happened, or a test. */
+    replay_id: string | null;
+    /** A test event (POST /webhooks/{id}/test): sample data, and the payload carries "test": true. */
+    test: boolean;
+    created_at: string;
+}
+
+/** The events of a time range sent again to one subscription (POST /webhooks/{id}/replay), each as a new delivery (a new webhook-id: it is a new delivery of the event, which a receiver that keeps event ids, the payload's id, can recognise). The events are those of the subscription's account (and, with include_connected_accounts, of its connected accounts) that its events list admits now, created in [since, until), oldest first; test events are never replayed. Their first attempts are spaced at per_second a second, in the events' order; each is then retried like any delivery. Its deliveries are listed by GET /webhooks/{id}/deliveries?replay_id=. */
+export interface WebhookReplay {
+    id: string;
+    webhook_id: string;
+    account_id: string;
+    /** The range's start (inclusive): as sent, or the event of the last delivery that succeeded (exclusive then: that event is not sent again). */
+    since: string;
+    /** The range's end (exclusive): as sent, else when the replay was made. */
+    until: string;
+    since_last_success: boolean;
+    /** The events replayed: one delivery each. */
+    event_count: number;
+    /** The throttle: first attempts are spaced 1/per_second seconds apart. */
+    per_second: number;
+    /** completed once none of its deliveries is pending or being sent. */
+    status: "running" | "completed";
+    succeeded_count: number;
+    failed_count: number;
     created_at: string;
 }
 
@@ -2573,8 +2598,12 @@ export interface Webhook {
     url: string;
     /** Event names delivered to this subscription. */
     events: string[];
-    /** Disabled subscriptions receive nothing. */
+    /** Disabled subscriptions receive nothing. The platform disables one whose receiver answers 410 Gone or whose deliveries have all failed for 5 days (disabled_reason says which). */
     enabled: boolean;
+    /** When the platform disabled the subscription (with a webhook.disabled event and a notification to the account's team); null while enabled or when disabled by PATCH. */
+    disabled_at: string | null;
+    /** Why the platform disabled it: gone (its receiver answered 410 Gone), failing (every delivery failed for 5 days). Null while enabled or when disabled by PATCH. The events of a subscription the platform disabled are still listed in its deliveries, failed without a send, so they can be replayed once it is enabled again. */
+    disabled_reason: "gone" | "failing" | null;
     description: string | null;
     /** The version payloads are rendered at; null when unpinned (the earlier payloads). Always null for v2 and v5 subscriptions. */
     api_version_date: string | null;
@@ -2582,8 +2611,12 @@ export interface Webhook {
     api_version: "v1" | "v2" | "v5";
     /** Also deliver events of the account's connected accounts. Named child_resource_events before 2026-08-14. */
     include_connected_accounts: boolean;
-    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. Named webhook_secret before 2026-08-07 (changelog entry 43). */
+    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response and on POST /webhooks/{id}/rotate_secret's; null everywhere else, so store it then. Named webhook_secret before 2026-08-07 (changelog entry 43). */
     secret: string | null;
+    /** After POST /webhooks/{id}/rotate_secret, until when deliveries are signed by the previous secret as well (webhook-signature then carries two v1 signatures, the new secret's first); null when no previous secret signs. */
+    previous_secret_expires_at: string | null;
+    /** The event types POST /webhooks/{id}/test can send this subscription: those it receives (its events). */
+    testable_events: string[];
     created_at: string;
     updated_at: string;
 }
@@ -5175,7 +5208,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -5192,17 +5225,62 @@ export type RetrieveWebhookOutput = Webhook;
 /** GET /webhooks/{id}/deliveries: List a subscription's deliveries, newest first, each with every attempt */
 export interface ListWebhookDeliveriesInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; status?: "pending" | "sending" | "succeeded" | "failed"; event_type?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "pending" | "sending" | "succeeded" | "failed"; event_type?: string; replay_id?: string };
     body: undefined;
 }
 
 export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 
+/** POST /webhooks/{id}/deliveries/{delivery_id}/resend: Send a delivery again now */
+export interface ResendWebhookDeliveryInput {
+    path: { id: string; delivery_id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ResendWebhookDeliveryOutput = WebhookDelivery;
+
+/** POST /webhooks/{id}/replay: Replay a time range of events to a subscription */
+export interface ReplayWebhookInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { since?: string; until?: string; since_last_success: boolean; per_second: number };
+}
+
+export type ReplayWebhookOutput = WebhookReplay;
+
+/** GET /webhook_replays/{id}: Retrieve a replay and how far it got */
+export interface RetrieveWebhookReplayInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveWebhookReplayOutput = WebhookReplay;
+
+/** POST /webhooks/{id}/rotate_secret: Rotate a subscription's signing secret */
+export interface RotateWebhookSecretInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { overlap_seconds: number };
+}
+
+export type RotateWebhookSecretOutput = Webhook;
+
+/** POST /webhooks/{id}/test: Send a subscription a test event */
+export interface TestWebhookInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { event: "account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled" };
+}
+
+export type TestWebhookOutput = WebhookDelivery;
+
 /** PATCH /webhooks/{id}: Update a webhook subscription */
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -5507,6 +5585,11 @@ export interface Operations {
     createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
     retrieveWebhook: { input: RetrieveWebhookInput; output: RetrieveWebhookOutput };
     listWebhookDeliveries: { input: ListWebhookDeliveriesInput; output: ListWebhookDeliveriesOutput };
+    resendWebhookDelivery: { input: ResendWebhookDeliveryInput; output: ResendWebhookDeliveryOutput };
+    replayWebhook: { input: ReplayWebhookInput; output: ReplayWebhookOutput };
+    retrieveWebhookReplay: { input: RetrieveWebhookReplayInput; output: RetrieveWebhookReplayOutput };
+    rotateWebhookSecret: { input: RotateWebhookSecretInput; output: RotateWebhookSecretOutput };
+    testWebhook: { input: TestWebhookInput; output: TestWebhookOutput };
     updateWebhook: { input: UpdateWebhookInput; output: UpdateWebhookOutput };
     deleteWebhook: { input: DeleteWebhookInput; output: DeleteWebhookOutput };
 }

@@ -7,6 +7,7 @@ export declare const path_7a0763cae1d4: CompiledValidator;
 export declare const path_ab7a7af7df3a: CompiledValidator;
 export declare const path_archiveSandboxExternalAccountLeadForm: CompiledValidator;
 export declare const path_checkUserAccess: CompiledValidator;
+export declare const path_resendWebhookDelivery: CompiledValidator;
 export declare const path_retrieveStatTimeSeries: CompiledValidator;
 export declare const path_updateNotificationPreference: CompiledValidator;
 export declare const query_1647df013e02: CompiledValidator;

@@ -606,6 +606,127 @@ validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 return validate18;
 })();
 
+export const path_resendWebhookDelivery = (() => {
+const schema21 = {"type":"object","properties":{"id":{"type":"string"},"delivery_id":{"type":"string"}},"additionalProperties":false,"required":["id","delivery_id"]};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate18.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.id === undefined) && (missing0 = "id")) || ((data.delivery_id === undefined) && (missing0 = "delivery_id"))){
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "id") || (key0 === "delivery_id"))){
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data_id_0 = data.id;
+const _errs_id_0 = errors;
+if(typeof data_id_0 !== "string"){
+let dataType_id_0 = typeof data_id_0;
+let coerced_id_0 = undefined;
+if(dataType_id_0 == 'object' && Array.isArray(data_id_0) && data_id_0.length == 1){
+data_id_0 = data_id_0[0];
+dataType_id_0 = typeof data_id_0;
+if(typeof data_id_0 === "string"){
+coerced_id_0 = data_id_0;
+}
+}
+if(!(coerced_id_0 !== undefined)){
+if(dataType_id_0 == "number" || dataType_id_0 == "boolean"){
+coerced_id_0 = "" + data_id_0;
+}
+else if(data_id_0 === null){
+coerced_id_0 = "";
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced_id_0 !== undefined){
+data_id_0 = coerced_id_0;
+if(data !== undefined){
+data["id"] = coerced_id_0;
+}
+}
+}
+var valid0 = _errs_id_0 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.delivery_id !== undefined){
+let data_delivery_id_0 = data.delivery_id;
+const _errs_delivery_id_0 = errors;
+if(typeof data_delivery_id_0 !== "string"){
+let dataType_delivery_id_0 = typeof data_delivery_id_0;
+let coerced_delivery_id_0 = undefined;
+if(dataType_delivery_id_0 == 'object' && Array.isArray(data_delivery_id_0) && data_delivery_id_0.length == 1){
+data_delivery_id_0 = data_delivery_id_0[0];
+dataType_delivery_id_0 = typeof data_delivery_id_0;
+if(typeof data_delivery_id_0 === "string"){
+coerced_delivery_id_0 = data_delivery_id_0;
+}
+}
+if(!(coerced_delivery_id_0 !== undefined)){
+if(dataType_delivery_id_0 == "number" || dataType_delivery_id_0 == "boolean"){
+coerced_delivery_id_0 = "" + data_delivery_id_0;
+}
+else if(data_delivery_id_0 === null){
+coerced_delivery_id_0 = "";
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced_delivery_id_0 !== undefined){
+data_delivery_id_0 = coerced_delivery_id_0;
+if(data !== undefined){
+data["delivery_id"] = coerced_delivery_id_0;
+}
+}
+}
+var valid0 = _errs_delivery_id_0 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
+
 export const path_retrieveStatTimeSeries = (() => {
 const schema21 = {"type":"object","properties":{"metric":{"type":"string"}},"additionalProperties":false,"required":["metric"]};
 
@@ -39145,8 +39266,9 @@ return validate18;
 })();
 
 export const query_listWebhookDeliveries = (() => {
-const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
+const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100},"replay_id":{"type":"string","maxLength":64,"pattern":"^whrp_[A-Za-z0-9]+$"}},"additionalProperties":false};
 const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
+const pattern_1d126a38 = new RegExp("^whrp_[A-Za-z0-9]+$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39162,7 +39284,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type")) || (key0 === "replay_id"))){
 validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -39447,6 +39569,59 @@ var valid0 = _errs_event_type_0 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.replay_id !== undefined){
+let data_replay_id_0 = data.replay_id;
+const _errs_replay_id_0 = errors;
+if(typeof data_replay_id_0 !== "string"){
+let dataType_replay_id_0 = typeof data_replay_id_0;
+let coerced_replay_id_0 = undefined;
+if(dataType_replay_id_0 == 'object' && Array.isArray(data_replay_id_0) && data_replay_id_0.length == 1){
+data_replay_id_0 = data_replay_id_0[0];
+dataType_replay_id_0 = typeof data_replay_id_0;
+if(typeof data_replay_id_0 === "string"){
+coerced_replay_id_0 = data_replay_id_0;
+}
+}
+if(!(coerced_replay_id_0 !== undefined)){
+if(dataType_replay_id_0 == "number" || dataType_replay_id_0 == "boolean"){
+coerced_replay_id_0 = "" + data_replay_id_0;
+}
+else if(data_replay_id_0 === null){
+coerced_replay_id_0 = "";
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/replay_id",schemaPath:"#/properties/replay_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced_replay_id_0 !== undefined){
+data_replay_id_0 = coerced_replay_id_0;
+if(data !== undefined){
+data["replay_id"] = coerced_replay_id_0;
+}
+}
+}
+if(errors === _errs_replay_id_0){
+if(typeof data_replay_id_0 === "string"){
+if(func_ucs2length(data_replay_id_0) > 64){
+validate18.errors = [{instancePath:instancePath+"/replay_id",schemaPath:"#/properties/replay_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern_1d126a38.test(data_replay_id_0)){
+validate18.errors = [{instancePath:instancePath+"/replay_id",schemaPath:"#/properties/replay_id/pattern",keyword:"pattern",params:{pattern: "^whrp_[A-Za-z0-9]+$"},message:"must match pattern \""+"^whrp_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs_replay_id_0 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

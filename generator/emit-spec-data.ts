@@ -1,5 +1,5 @@
 // The parts of the spec the runtime reads as data: versions, version flags, scopes, roles, error types, rate limits,
-// id prefixes.
+// id prefixes, and the webhook delivery schedule the webhooks area follows.
 import type { ApiSpec } from './spec-types.js';
 
 export function emitSpecData(spec: ApiSpec): string {
@@ -17,6 +17,13 @@ export function emitSpecData(spec: ApiSpec): string {
     rateLimits: Object.fromEntries(Object.entries(spec.rate_limits).map(([k, v]) => [k, { requests: v.requests, perSeconds: v.per_seconds }])),
     prefixes,
     events: Object.fromEntries(Object.entries(spec.events).map(([k, v]) => [k, v.schema])),
+    ...(spec.webhook_delivery ? { webhookDelivery: {
+      timeoutSeconds: spec.webhook_delivery.timeout_seconds,
+      retryScheduleSeconds: spec.webhook_delivery.retry_schedule_seconds,
+      jitter: spec.webhook_delivery.jitter,
+      retryAfterMaxSeconds: spec.webhook_delivery.retry_after_max_seconds,
+      disableAfterFailingSeconds: spec.webhook_delivery.disable_after_failing_seconds,
+    } } : {}),
     stateMachines: Object.fromEntries(Object.entries(spec.state_machines).map(([k, m]) => [k, {
       field: m.field,
       ...(m.schedules ? { schedules: Object.fromEntries(Object.entries(m.schedules).map(([n, s]) => [n, { days: s.days }])) } : {}),

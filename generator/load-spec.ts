@@ -103,6 +103,7 @@ export function loadSpec(root: string): LoadedSpec {
     user_scopes: apiData.user_scopes,
     errors: apiData.errors,
     rate_limits: apiData.rate_limits,
+    ...(apiData.webhook_delivery ? { webhook_delivery: apiData.webhook_delivery } : {}),
     components: Object.fromEntries(
       Object.entries(apiData.components as Record<string, ResourceSpec>).map(([k, v]) => [k, normaliseResource(v)]),
     ),

@@ -272,6 +272,20 @@ export const apiFileSchema = {
         },
       }])),
     },
+    webhook_delivery: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['timeout_seconds', 'retry_schedule_seconds', 'jitter', 'retry_after_max_seconds', 'disable_after_failing_seconds'],
+      description: 'how webhook deliveries are retried, and when a failing subscription is disabled (emitted into spec-data)',
+      properties: {
+        timeout_seconds: { type: 'integer', minimum: 1, maximum: 60 },
+        retry_schedule_seconds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
+        jitter: { type: 'number', minimum: 0, maximum: 0.5 },
+        retry_after_max_seconds: { type: 'integer', minimum: 1 },
+        disable_after_failing_seconds: { type: 'integer', minimum: 1 },
+        description: { type: 'string' },
+      },
+    },
   },
   $defs: defs,
 };

@@ -321,6 +321,20 @@ export interface RateLimitSpec {
   description?: string;
 }
 
+export interface WebhookDeliverySpec {
+  /** how long an attempt waits for an answer */
+  timeout_seconds: number;
+  /** the wait before each retry, in order; the delivery fails after the last */
+  retry_schedule_seconds: number[];
+  /** each wait varies by up to this fraction either way */
+  jitter: number;
+  /** the longest wait a receiver's Retry-After (429, 503) can ask for */
+  retry_after_max_seconds: number;
+  /** a subscription whose deliveries have all failed for this long is disabled */
+  disable_after_failing_seconds: number;
+  description?: string;
+}
+
 export interface ApiSpec {
   info: { title: string; version: string; base_path: string; description?: string };
   scopes: Record<string, { description: string }>;
@@ -329,6 +343,8 @@ export interface ApiSpec {
   errors: Record<string, ErrorSpec>;
   /** request budgets per credential (runtime/rate-limit.ts) */
   rate_limits: Record<'read' | 'write', RateLimitSpec>;
+  /** how webhook deliveries are retried and when a failing subscription is disabled (handlers/webhooks/delivery) */
+  webhook_delivery?: WebhookDeliverySpec;
   components: Record<string, ResourceSpec>;
   resources: Record<string, ResourceSpec & { area: string }>;
   operations: OperationSpec[];

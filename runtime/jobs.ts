@@ -14,6 +14,9 @@ export interface JobOptions {
   maxAttempts?: number;
   /** at the wall's time even on a clock (runtime/clock.ts): work for the world outside, such as sending a webhook */
   realTime?: boolean;
+  /** a graphile-worker queue: its jobs run one at a time, in run_at order (other queues' and unqueued jobs run
+   * beside them); addJob only */
+  queueName?: string;
 }
 
 /** graphile-worker's add_job as an SQL expression whose seven parameters start at $first, so a write can queue its job
@@ -27,8 +30,10 @@ export const jobParams = (task: string, payload: unknown, options: JobOptions = 
     options.jobKeyMode ?? 'replace', options.realTime ?? false];
 
 const ADD_JOB = `select ${addJobExpression(1)}`;
+const ADD_JOB_IN_QUEUE = `select ${addJobExpression(1).replace(/\)$/, ', $8::text)')}`;
 
 export async function addJob(db: Knex, task: string, payload: unknown, options: JobOptions = {}): Promise<void> {
   // Many writes add a job; in a request's transaction it travels with the COMMIT (runtime/request-db.ts).
-  await writeAtCommit(db, ADD_JOB, jobParams(task, payload, options));
+  if (options.queueName) await writeAtCommit(db, ADD_JOB_IN_QUEUE, [...jobParams(task, payload, options), options.queueName]);
+  else await writeAtCommit(db, ADD_JOB, jobParams(task, payload, options));
 }

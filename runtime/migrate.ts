@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { runMigrations, Logger } from 'graphile-worker';
 import { codeFile } from './project-root.js';
 import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
@@ -29,9 +30,28 @@ const migrationsIn = (dir: string): Knex.MigrationSource<string> => {
 const migrationSource = migrationsIn(MIGRATIONS_DIR);
 
 export async function migrate(db: Knex, connectionString: string, dir = MIGRATIONS_DIR): Promise<void> {
-  await runMigrations({ connectionString, logger: silentLogger() });
-  await planAddJobsPerCall(db);
-  await db.migrate.latest({ migrationSource: migrationsIn(dir) });
+  await oneAtATime(connectionString, async () => {
+    await runMigrations({ connectionString, logger: silentLogger() });
+    await planAddJobsPerCall(db);
+    await db.migrate.latest({ migrationSource: migrationsIn(dir) });
+  });
+}
+
+/**
+ * Several hosts starting at once on one database (a deployment's first start, every host restarted for an upgrade)
+ * would migrate it at once, and all but one would fail: knex creating its table twice ("duplicate key value violates
+ * unique constraint pg_type_typname_nsp_index"), or its lock refusing ("Migration table is already locked"). So one
+ * migrates while the others wait on a session advisory lock (per database), then find nothing left to do.
+ */
+async function oneAtATime(connectionString: string, work: () => Promise<void>): Promise<void> {
+  const session = new pg.Client({ connectionString });
+  await session.connect();
+  try {
+    await session.query('select pg_advisory_lock(hashtext($1))', ['runtime/migrate.ts migrate']);
+    await work();
+  } finally {
+    await session.end(); // ending the session releases its lock
+  }
 }
 
 /**

@@ -102,6 +102,8 @@ const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new Http
 
 export interface Answer {
   status: number;
+  /** the answer's Retry-After header, as sent (null when absent) */
+  retryAfter: string | null;
 }
 
 /**
@@ -132,7 +134,8 @@ export async function postToDestination(url: URL, headers: Record<string, string
     const req = (secure ? httpsRequest : httpRequest)(url, options, (res) => {
       res.resume();
       res.on('error', () => {});
-      resolve({ status: res.statusCode ?? 0 });
+      const retryAfter = res.headers['retry-after'];
+      resolve({ status: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
     });
     req.on('error', (e) => reject(signal.aborted ? signal.reason : e));
     req.end(body);

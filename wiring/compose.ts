@@ -5,6 +5,7 @@
 import { installApi } from '../runtime/api-definition.js';
 import { apiDefinition } from '../generated/api-definition.js';
 import { provideFromSetting } from './port-settings.js';
+import { provideFileStorage } from './file-storage-setting.js';
 import { adNetwork } from '../handlers/ads/index.js';
 import { buildSystem } from '../handlers/apps/index.js';
 import { socialNetwork } from '../handlers/external_accounts/index.js';
@@ -42,6 +43,7 @@ export function compose(env: NodeJS.ProcessEnv = process.env): void {
   if (composed) return;
   composed = true;
   installApi(apiDefinition);
+  provideFileStorage(env);
   provideMoneySystems(env);
   provideOutsideServices(env);
   connectAreas();

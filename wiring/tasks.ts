@@ -54,7 +54,7 @@ function businessTasks(db: Knex): TaskList {
     ...transferTasks(db),
     ...disputeTasks(db),
     ...paymentMethodDomainTasks(db),
-    ...fileTasks(),
+    ...fileTasks(db),
     ...verificationTasks(db),
     ...mediaTasks(db),
     ...exportTasks(db),

@@ -57,10 +57,9 @@ export const updateAdFields: ActionHook<'updateAd'> = async (row, { body }, ctx)
   }
   const patch: Record<string, unknown> = await adColumns(ctx.db, row, body, row);
   for (const f of ['title', 'call_to_action', 'url'] as const) if (body[f] !== undefined) patch[f] = body[f];
-  if (Object.keys(patch).length === 0) return;
+  if (Object.keys(patch).length === 0) return { unchanged: true };
   await ctx.db('ads').where({ id: row.id }).update({ ...patch, updated_at: nowMs(ctx.db) });
   await syncNetworkPost(ctx.db, row.id);
-  return { after: (view) => ctx.emit('ad.updated', row.account_id, view) };
 };
 
 /** PATCH /ad_groups/{id}: the fields sent, by the rules of creation (the campaign's budget rules, the account's

@@ -21,8 +21,7 @@ export const update: UpdateHook<'updateApiKey'> = (key, body) => {
  * not a transition. A second revoke answers the key as it is (the first revoked_at) and records no second event, so
  * retries are harmless. */
 export const revoke: ActionHook<'revokeApiKey'> = async (key, _input, ctx) => {
-  if (key.revoked_at) return;
+  if (key.revoked_at) return { unchanged: true };
   const now = new Date().toISOString();
   await ctx.db('api_keys').where({ id: key.id }).update({ revoked_at: now, updated_at: now });
-  return { after: (revoked) => ctx.emit('api_key.revoked', key.account_id, revoked) };
 };

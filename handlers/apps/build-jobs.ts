@@ -10,6 +10,7 @@ import { readView } from '../../runtime/plain/stored-resource.js';
 import { transition } from '../../generated/state-machine.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
+import { fileStorage } from '../../runtime/file-storage.js';
 import { logBuildLine } from './app-log.js';
 import { buildSystem, type CheckOutcome } from './build-system-port.js';
 
@@ -39,7 +40,9 @@ export async function checkAppBuild(db: Knex, id: string): Promise<void> {
   if (draft?.status !== 'draft') return;
   let outcome: CheckOutcome;
   try {
-    outcome = await buildSystem().check({ platform: draft.platform, checksum: draft.checksum, storage_key: draft.storage_key });
+    outcome = await buildSystem().check({
+      platform: draft.platform, checksum: draft.checksum, storage_key: draft.storage_key, read: () => fileStorage(db).read(draft.storage_key),
+    });
   } catch (err) {
     // The run fails and the job is retried; the app's logs show what went wrong each time.
     const e = err instanceof Error ? err : new Error(String(err));

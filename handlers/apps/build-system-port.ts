@@ -1,6 +1,7 @@
 // What the apps area asks of a build system: whether an uploaded build's attachment is the one its checksum names,
 // and its reviewer's verdict on a checked build. The check_app_build and review_app_build jobs (build-jobs.ts) ask
 // and apply the outcome themselves: the build's status, the app's logs, the event, the app's verification.
+import type { Readable } from 'node:stream';
 import { definePort } from '../../runtime/ports.js';
 
 export interface BuildAttachment {
@@ -9,6 +10,8 @@ export interface BuildAttachment {
   checksum: string;
   /** where the file storage (runtime/file-storage.ts) holds the attachment */
   storage_key: string;
+  /** the attachment's bytes, from the file storage of the build's database */
+  read(): Readable;
 }
 
 /** The finding in words: logged when the check passes; the review message when it fails. */

@@ -39,8 +39,8 @@ function servedHeaders(ctx: Context, type: string, size: number): void {
 }
 
 /** The object's first bytes; null when the store no longer has it. */
-async function headOf(storageKey: string): Promise<Buffer | null> {
-  const stream = fileStorage().read(storageKey);
+async function headOf(db: Knex, storageKey: string): Promise<Buffer | null> {
+  const stream = fileStorage(db).read(storageKey);
   try {
     for await (const chunk of stream) return chunk as Buffer;
     return Buffer.alloc(0);
@@ -60,11 +60,11 @@ export type Served = { served: true } | { served: false; status: 404 | 503; why?
 export async function serveBuild(ctx: Context, db: Knex, buildId: string, path: string): Promise<Served> {
   const file = await db('app_builds as b').join('files as f', 'f.id', 'b.file_id').where('b.id', buildId)
     .where('f.status', 'ready').first('f.content_type', 'f.filename', 'f.size', 'f.storage_key');
-  const head = file?.storage_key ? await headOf(file.storage_key) : null;
+  const head = file?.storage_key ? await headOf(db, file.storage_key) : null;
   if (!head) return { served: false, status: 503, why: 'The build\'s file is no longer stored.' };
   if (isZip(head)) {
     try {
-      const entry = (await loadArchive(file.storage_key, Number(file.size))).read(path);
+      const entry = (await loadArchive(db, file.storage_key, Number(file.size))).read(path);
       if (!entry) return { served: false, status: 404 };
       servedHeaders(ctx, servedContentType({ content_type: 'application/octet-stream', filename: entry.name }), entry.bytes.length);
       ctx.body = entry.bytes;
@@ -78,7 +78,7 @@ export async function serveBuild(ctx: Context, db: Knex, buildId: string, path: 
   }
   if (path !== '') return { served: false, status: 404 };
   servedHeaders(ctx, servedContentType(file), Number(file.size));
-  ctx.body = fileStorage().read(file.storage_key);
+  ctx.body = fileStorage(db).read(file.storage_key);
   return { served: true };
 }
 

@@ -3,6 +3,7 @@
 // recently read ones are kept in memory by storage key, up to CACHED_BYTES. ZIP64 archives are refused; encrypted
 // entries and other methods are not served.
 import { inflateRawSync } from 'node:zlib';
+import type { Knex } from 'knex';
 import { fileStorage } from '../../runtime/file-storage.js';
 
 /** The largest archive read into memory; a larger web build is answered as unreadable. */
@@ -67,7 +68,7 @@ export function parseArchive(bytes: Buffer): WebArchive {
 const cache = new Map<string, WebArchive>();
 
 /** The archive stored under `storageKey` (size bytes), parsed once per process while it stays among the recent. */
-export async function loadArchive(storageKey: string, size: number): Promise<WebArchive> {
+export async function loadArchive(db: Knex, storageKey: string, size: number): Promise<WebArchive> {
   const cached = cache.get(storageKey);
   if (cached) {
     cache.delete(storageKey);
@@ -76,7 +77,7 @@ export async function loadArchive(storageKey: string, size: number): Promise<Web
   }
   if (size > MAX_ARCHIVE_BYTES) throw new UnreadableArchive(`larger than ${MAX_ARCHIVE_BYTES} bytes`);
   const chunks: Buffer[] = [];
-  for await (const chunk of fileStorage().read(storageKey)) chunks.push(chunk as Buffer);
+  for await (const chunk of fileStorage(db).read(storageKey)) chunks.push(chunk as Buffer);
   const archive = parseArchive(Buffer.concat(chunks));
   cache.set(storageKey, archive);
   let held = 0;

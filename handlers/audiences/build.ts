@@ -19,9 +19,9 @@ export const buildJob = (audienceId: string) =>
 const building = (db: Knex, id: string) =>
   db('audiences').where({ id }).whereIn('status', ['pending', 'processing']).whereNull('deleted_at').forUpdate().first();
 
-async function readText(key: string): Promise<string> {
+async function readText(db: Knex, key: string): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of fileStorage().read(key)) chunks.push(Buffer.from(chunk));
+  for await (const chunk of fileStorage(db).read(key)) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -30,7 +30,7 @@ async function listRows(db: Knex, audience: Pick<AudienceRow, 'file_id' | 'colum
   const file = await db('files').where({ id: audience.file_id }).first('storage_key');
   let records: string[][];
   try {
-    records = parseCsv(await readText(file.storage_key));
+    records = parseCsv(await readText(db, file.storage_key));
   } catch (e) {
     return `The file cannot be read as CSV: ${(e as Error).message}`;
   }

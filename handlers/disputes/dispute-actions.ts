@@ -3,21 +3,19 @@
 import type { ActionHook } from '../../generated/plain-hooks.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import type { DisputeRow } from '../../generated/rows.js';
-import type { Dispute, DisputeEvidence } from '../../generated/types.js';
+import type { DisputeEvidence } from '../../generated/types.js';
 import { nowMs } from '../shared/now.js';
 import { assertEvidenceOpen, EVIDENCE_FIELDS, mergeEvidence } from './evidence.js';
 import { submitEvidence } from './submit.js';
 
-/** The evidence fields sent set on the locked dispute, while it needs a response and before its deadline; a step
- * recording dispute.updated when something changed (nothing differing writes nothing and emits nothing, as a plain
- * update would). */
+/** The evidence fields sent set on the locked dispute, while it needs a response and before its deadline; nothing
+ * differing writes nothing and says so (no dispute.updated, as a plain update would). */
 async function editEvidence(ctx: HandlerContext, d: DisputeRow, sent: Partial<Record<keyof DisputeEvidence, string | null>>) {
   assertEvidenceOpen(d);
   const stored = d.evidence;
   const evidence = mergeEvidence(stored, sent);
-  if (EVIDENCE_FIELDS.every((k) => evidence[k] === (stored[k] ?? null))) return;
+  if (EVIDENCE_FIELDS.every((k) => evidence[k] === (stored[k] ?? null))) return { unchanged: true as const };
   await ctx.db('disputes').where({ id: d.id }).update({ evidence: JSON.stringify(evidence), updated_at: nowMs(ctx.db) });
-  return { after: (view: Dispute) => ctx.emit('dispute.updated', d.account_id, view) };
 }
 
 /** PATCH /disputes/{id}: the evidence object's fields. */

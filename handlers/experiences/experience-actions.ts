@@ -1,7 +1,6 @@
 // The rules of the changes to one experience (plain actions, spec/areas/experiences.yaml): the runtime finds and
 // locks the experience under the owner rules (experience:update), runs the rule, and answers the experience as it is
-// then. A change that changes nothing writes nothing and records no experience.updated, so those rules record the
-// event themselves (after), only when they wrote.
+// then. A change that changes nothing writes nothing and says so, and the declared experience.updated is not recorded.
 import type { ActionHook } from '../../generated/plain-hooks.js';
 import type { Tables } from '../../generated/rows.js';
 import { notFound } from '../../runtime/errors.js';
@@ -12,12 +11,11 @@ import { logoFile } from './experience-settings.js';
 /** attach: a product of the experience's own account; attaching twice changes nothing. */
 export const attach: ActionHook<'attachExperience'> = async (experience, { body }, ctx) => {
   const productId = await productOfAccount(ctx.db, experience.account_id, body.product_id);
-  if (!(await attachProduct(ctx.db, experience.id, productId))) return;
+  if (!(await attachProduct(ctx.db, experience.id, productId))) return { unchanged: true };
   await ctx.db('experiences').where({ id: experience.id }).update({ updated_at: nowMs(ctx.db) });
-  return { after: (view) => ctx.emit('experience.updated', experience.account_id, view) };
 };
 
-/** detach: a product it is not attached to is a 404, like an unknown one (the operation records experience.updated). */
+/** detach: a product it is not attached to is a 404, like an unknown one. */
 export const detach: ActionHook<'detachExperience'> = async (experience, { body }, ctx) => {
   const removed = await ctx.db('experience_products').where({ experience_id: experience.id, product_id: body.product_id }).delete();
   if (removed === 0) throw notFound('attached product', body.product_id, 'product_id');
@@ -33,7 +31,6 @@ export const update: ActionHook<'updateExperience'> = async (experience, { body 
   if (body.order !== undefined) sent.order = body.order;
   if (body.logo !== undefined) sent.logo_file_id = await logoFile(ctx, body.logo);
   const changed = (Object.keys(sent) as (keyof typeof sent)[]).filter((column) => sent[column] !== experience[column]);
-  if (!changed.length) return;
+  if (!changed.length) return { unchanged: true };
   await ctx.db('experiences').where({ id: experience.id }).update({ ...sent, updated_at: nowMs(ctx.db) });
-  return { after: (view) => ctx.emit('experience.updated', experience.account_id, view) };
 };

@@ -32,7 +32,7 @@ export async function expireExports(db: Knex, now = clockNow()): Promise<string[
       return row.file_id ? deleteUnlessUsed(trx, row.file_id) : null;
     });
     if (key === undefined) continue;
-    if (key) await fileStorage().remove(key);
+    if (key) await fileStorage(db).remove(key);
     expired.push(id);
   }
   return expired;

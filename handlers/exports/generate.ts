@@ -71,7 +71,7 @@ export async function generateExport(db: Knex, id: string): Promise<void> {
   const resource = job.resource as ExportableName;
   const { schema, stored } = exportable[resource];
   const columns = columnsAt(schema, job.api_version);
-  const storage = fileStorage();
+  const storage = fileStorage(db);
   const key = `${id}-${randomToken(12)}`;
   let rowCount = 0;
   const csv = csvWriter(columns);

@@ -27,7 +27,7 @@ export const completeFile: Handler<'completeFile'> = async ({ path }, ctx) => {
     throw invalid(`The parts add up to ${total} bytes; the file takes ${file.declared_size ?? `at most ${maxSizeOf(file)}`}`, 'size');
   }
   const key = `${file.id}-${randomToken(12)}`;
-  const size = await fileStorage().concat(parts.map((p) => p.storage_key), key);
+  const size = await fileStorage(ctx.db).concat(parts.map((p) => p.storage_key), key);
   const [row] = await ctx.db('files').where({ id: file.id })
     .update({ status, size, storage_key: key, ready_at: nowMs(ctx.db), updated_at: nowMs(ctx.db) }).returning('*');
   await ctx.db('file_parts').where({ file_id: file.id }).delete();

@@ -13,11 +13,11 @@ export async function deleteObjectsAfterCommit(db: Knex, keys: string[]): Promis
 }
 
 /** Removing an absent object is fine, so a re-run is harmless. */
-export async function deleteFileObjects(keys: string[]): Promise<void> {
-  const storage = fileStorage();
+export async function deleteFileObjects(db: Knex, keys: string[]): Promise<void> {
+  const storage = fileStorage(db);
   for (const key of keys) await storage.remove(key);
 }
 
-export const fileTasks = (): Record<string, Task> => ({
-  [DELETE_FILE_OBJECTS]: async (payload) => deleteFileObjects((payload as { keys: string[] }).keys),
+export const fileTasks = (db: Knex): Record<string, Task> => ({
+  [DELETE_FILE_OBJECTS]: async (payload) => deleteFileObjects(db, (payload as { keys: string[] }).keys),
 });

@@ -45,7 +45,7 @@ async function upload(ctx: Context, db: Knex): Promise<void> {
   const announced = Number(ctx.get('Content-Length') || NaN);
   if (announced > limit) throw tooLarge(limit);
 
-  const storage = fileStorage();
+  const storage = fileStorage(db);
   const key = `${id}-${part}-${randomToken(12)}`;
   let size: number;
   try {
@@ -88,7 +88,7 @@ async function download(ctx: Context, db: Knex): Promise<void> {
   ctx.set('Content-Length', String(file.size));
   ctx.set('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
   ctx.set('Cache-Control', file.visibility === 'public' ? 'public, max-age=300' : 'private, no-store');
-  ctx.body = fileStorage().read(file.storage_key!);
+  ctx.body = fileStorage(db).read(file.storage_key!);
 }
 
 export const fileRoutes: ExtraRoute[] = [

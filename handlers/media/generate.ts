@@ -28,7 +28,7 @@ export async function generateMediaAsset(db: Knex, id: string): Promise<void> {
     type: asset.type, prompt: asset.prompt, resolution: asset.resolution as Resolution, duration_seconds: asset.duration_seconds,
   });
   const bytes = 'made' in outcome ? outcome.made : null;
-  const storage = fileStorage();
+  const storage = fileStorage(db);
   const key = bytes ? `${id}-${randomToken(12)}` : null;
   if (bytes && key) await storage.put(key, Readable.from([bytes]), bytes.length);
 

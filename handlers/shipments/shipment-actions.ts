@@ -8,7 +8,6 @@ import { carrierFor } from './carriers.js';
 export const retrack: ActionHook<'updateShipment'> = async (shipment, { body }, ctx) => {
   const trackingNumber = body.tracking_number.toUpperCase();
   const carrier = carrierFor(trackingNumber, body.carrier);
-  if (trackingNumber === shipment.tracking_number && carrier === shipment.carrier) return;
+  if (trackingNumber === shipment.tracking_number && carrier === shipment.carrier) return { unchanged: true };
   await ctx.db('shipments').where({ id: shipment.id }).update({ tracking_number: trackingNumber, carrier, updated_at: nowMs(ctx.db) });
-  return { after: (view) => ctx.emit('shipment.updated', shipment.account_id, view) };
 };

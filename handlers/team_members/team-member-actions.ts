@@ -17,7 +17,7 @@ const unreadInvitation = (db: Knex, member: TeamMemberRow) => db('notifications'
 /** PATCH /team_members/{id} (plain action): changes the role or a custom role's permissions; team_member.updated is
  * recorded whenever either is sent, and nothing happens when neither is. */
 export const update: ActionHook<'updateTeamMember'> = async (member, { body }, ctx) => {
-  if (body.role === undefined && body.permissions === undefined) return;
+  if (body.role === undefined && body.permissions === undefined) return { unchanged: true };
   if (member.role === 'owner') {
     throw invalid('The owner\'s role cannot be changed; ownership is transferred, not edited', body.role !== undefined ? 'role' : 'permissions');
   }
@@ -29,7 +29,6 @@ export const update: ActionHook<'updateTeamMember'> = async (member, { body }, c
   await requireGrantable(ctx.access, member.account_id, role, permissions);
 
   await ctx.db('team_members').where({ id: member.id }).update({ role, permissions, updated_at: nowMs(ctx.db) });
-  return { after: (updated) => ctx.emit('team_member.updated', member.account_id, updated) };
 };
 
 /** DELETE /team_members/{id} (plain delete; the member's own user may leave or decline): never the owner, and only by

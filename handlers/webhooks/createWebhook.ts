@@ -4,6 +4,7 @@ import { newId } from '../../runtime/ids.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';
 import { resources } from '../../generated/resources.js';
 import { seal } from '../../runtime/sealed-secrets.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
 
 /**
  * POST /webhooks: the runtime has checked webhook:manage on a named account (an API key's own account is checked
@@ -27,5 +28,6 @@ export const createWebhook: Handler<'createWebhook'> = async ({ body }, ctx) => 
       secret: seal(secret), // read back to sign deliveries, so sealed rather than hashed
     })
     .returning('*');
-  return { ...resources.Webhook.view(row), secret };
+  // read again: the view has fields a returned row lacks (previous_secret_expires_at is an expression)
+  return { ...(await readView(ctx.db, resources.Webhook, row.id)), secret };
 };

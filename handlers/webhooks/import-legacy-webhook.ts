@@ -7,6 +7,7 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { seal } from '../../runtime/sealed-secrets.js';
 import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
 import { EVENT_CATALOGUE, checkEvents, checkUrl, newWebhookSecret } from './webhook-rules.js';
 
 export const LEGACY_FORMATS = ['v2', 'v5'] as const;
@@ -52,7 +53,7 @@ export async function importLegacyWebhook(db: Knex, input: LegacyImport): Promis
       id: newId('opact_'), operator: input.operator, account_id: input.accountId, action: `import-webhook:${input.format}:${id}`,
     }).returning(['action', 'operator', 'created_at']);
     return {
-      webhook: resources.Webhook.view(row), secret, secret_given: input.secret !== undefined,
+      webhook: await readView(trx, resources.Webhook, row.id), secret, secret_given: input.secret !== undefined,
       operator_action: { action: action.action, operator: action.operator, at: new Date(action.created_at).toISOString() },
     };
   });

@@ -8,7 +8,8 @@ export { PRIVATE_DESTINATIONS_SETTING, webhookDestinationPolicy } from './destin
 export { LEGACY_FORMATS, importLegacyWebhook } from './import-legacy-webhook.js';
 
 // Used by tests and the bench
-export { BACKOFF_SECONDS, deliverWebhook } from './delivery/deliver-webhook-task.js';
+export { deliverWebhook } from './delivery/deliver-webhook-task.js';
+export { RETRY_SCHEDULE_SECONDS, retryDelaySeconds } from './delivery/retry-schedule.js';
 export { dispatchEvent } from './delivery/dispatch-event-task.js';
 export { envelope, fillHiddenForPayload } from './delivery/envelope.js';
 export { verify } from './delivery/signature.js';

@@ -69,8 +69,9 @@ export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64'
  * are written. The older api_version input (pins before 2026-08-07) can move a v2 or v5 subscription to v1, never to
  * v2 or v5; a legacy subscription stays unpinned, its format fixing its payloads (migration 585 keeps it so).
  */
-export const updateSettings: UpdateHook<'updateWebhook'> = async (webhook, body) => {
+export const updateSettings: UpdateHook<'updateWebhook'> = async (webhook, body, ctx) => {
   checkPayloadFormat(body.api_version);
+  if (body.enabled === true && !webhook.enabled) await reEnabled(ctx, webhook.id);
   const checked = { ...body };
   // null and v1 on a v1 subscription change nothing; v1 on a legacy one is written (payload_format).
   if (body.api_version === null || body.api_version === undefined) delete checked.api_version;
@@ -84,3 +85,9 @@ export const updateSettings: UpdateHook<'updateWebhook'> = async (webhook, body)
   }
   return checked;
 };
+
+/** Turned back on: what the platform's disabling recorded is cleared, and its failures forgotten (the failing days
+ * count again from the next failure; delivery/subscription-health.ts). */
+async function reEnabled(ctx: HandlerContext, webhookId: string): Promise<void> {
+  await ctx.db('webhooks').where({ id: webhookId }).update({ disabled_at: null, disabled_reason: null, failing_since: null });
+}

@@ -1,7 +1,8 @@
 // A plain action: an operation on one row that is not a declared state move, whose rule is all in its hook (a
 // capture, a retry, a rotation). The runtime finds and locks the row with the owner rules (or, with `own`, as its
 // user's: ./own-rows.ts), hands it to the hook, then reads the row again as the hook left it and answers its view
-// (with its fill); the hook's after step and the declared event follow, in the same transaction.
+// (with its fill); the hook's after step and the declared event follow, in the same transaction (no event when the
+// hook says it changed nothing).
 import type { Handler, OperationTypes } from '../handler.js';
 import type { ActionHook, Fill, Finder } from './hooks.js';
 import { loadPlainRow } from './load-row.js';
@@ -31,7 +32,7 @@ export function plainAction<Op extends OperationTypes>(resource: StoredResource<
     const answer = resource.view(fresh);
     await fill?.([answer], [fresh]);
     await step?.after?.(answer);
-    if (options.emits) await ctx.emit(options.emits, row.account_id, answer);
+    if (options.emits && !step?.unchanged) await ctx.emit(options.emits, row.account_id, answer);
     return answer;
   };
 }

@@ -68,7 +68,8 @@ export type Finder<Context = HandlerContext, R = Row> = {
 /**
  * action: the whole rule of an operation on the locked row (throw to refuse), writing what it must (this row, others,
  * jobs, events); the runtime reads the row again afterwards for the answer. It may return a step to run `after`,
- * on the resource as it now is, before the declared event is recorded.
+ * on the resource as it now is, before the declared event is recorded; or say that it changed nothing
+ * (`unchanged: true`), so the declared event is not recorded (a PATCH sending what is already there).
  */
 export type ActionHook<Op extends OperationTypes, Context = HandlerContext, R = Row> = {
   hook(row: R, input: Input<Op>, ctx: Context): Promise<ActionStep<Op> | void> | ActionStep<Op> | void;
@@ -76,6 +77,7 @@ export type ActionHook<Op extends OperationTypes, Context = HandlerContext, R = 
 
 export interface ActionStep<Op extends OperationTypes> {
   after?: (view: Op['output']) => Promise<void> | void;
+  unchanged?: true;
 }
 
 /**

@@ -38,10 +38,10 @@ t('after /complete the worker removes the parts\' objects', async () => {
   const o = await makeOwner(app.db);
   const f = (await app.request('POST', '/files', { token: o.key, version: LATEST, body: { filename: 'a.bin', parts: 2 } })).body;
   for (const [i, part] of f.upload_parts.entries()) await fetch(part.upload_url, { method: 'PUT', body: `part ${i}` });
-  assert.is(env.objects().filter((k) => k.startsWith(f.id)).length, 2);
+  assert.is((await env.objects()).filter((k) => k.startsWith(f.id)).length, 2);
   const done = await app.request('POST', `/files/${f.id}/complete`, { token: o.key, version: LATEST });
   assert.is(done.status, 200);
-  await waitFor(async () => env.objects().filter((k) => k.startsWith(f.id)).length === 1 || null);
+  await waitFor(async () => (await env.objects()).filter((k) => k.startsWith(f.id)).length === 1 || null);
   assert.is(await (await fetch(done.body.url)).text(), 'part 0part 1');
 });
 

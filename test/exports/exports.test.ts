@@ -215,7 +215,7 @@ t('30 days after finishing: expired, the file deleted (clock moved by the test)'
   await generateExport(app.db, e.id);
   const done = (await retrieve(e.id)).body;
   const file = await app.db('files').where({ id: done.file_id }).first();
-  assert.ok(env.objects().includes(file.storage_key));
+  assert.ok((await env.objects()).includes(file.storage_key));
   const completed = Date.parse(done.completed_at);
   assert.equal(await expireExports(app.db, new Date(completed + 29 * 24 * 3600 * 1000)), []);
   assert.is((await retrieve(e.id)).body.status, 'completed');
@@ -227,7 +227,7 @@ t('30 days after finishing: expired, the file deleted (clock moved by the test)'
   assert.is(after.file_id, null);
   assert.ok(after.expired_at);
   assert.is(await app.db('files').where({ id: done.file_id }).first(), undefined);
-  assert.not.ok(env.objects().includes(file.storage_key));
+  assert.not.ok((await env.objects()).includes(file.storage_key));
   assert.is((await fetch(done.download_url)).status, 404);
   // A second run finds nothing.
   assert.not.ok((await expireExports(app.db, new Date(completed + 31 * 24 * 3600 * 1000))).includes(e.id));

@@ -1,13 +1,16 @@
-// Files tests write their bytes into a temporary store, and the links the server signs point at the test server.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// Files tests write their bytes into a temporary store, and the links the server signs point at the test server. The
+// store is the one FILE_STORAGE chooses (PostgreSQL by default: the test's own database); FILE_STORAGE_DIR is pointed
+// at a temporary directory all the same, for the local disk store and the signing secret kept beside it.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileStorage } from '../../runtime/file-storage.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 
 export interface FileEnv {
   dir: string;
-  /** the objects in the store (the signing secret aside) */
-  objects(): string[];
+  /** the keys of the store's complete objects, sorted */
+  objects(): Promise<string[]>;
   restore(): void;
 }
 
@@ -18,7 +21,7 @@ export function useTemporaryStore(app: TestApp): FileEnv {
   process.env.PUBLIC_BASE_URL = new URL(app.url).origin;
   return {
     dir,
-    objects: () => readdirSync(dir).filter((f) => !f.startsWith('.')).sort(),
+    objects: () => fileStorage(app.db).list(),
     restore() {
       for (const [name, value] of [['FILE_STORAGE_DIR', saved.dir], ['PUBLIC_BASE_URL', saved.base]] as const) {
         if (value === undefined) delete process.env[name];

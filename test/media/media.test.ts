@@ -199,13 +199,13 @@ t('a refused generation gives the held price back and stores nothing', async () 
   const o = await funded(100);
   const m = (await generate(o, { type: 'video', prompt: 'please [FAIL] now', duration_seconds: 1 })).body;
   assert.equal(await buckets(o), { available: 80, held: 20, processor_clearing: -100 });
-  const objects = env.objects().length;
+  const objects = (await env.objects()).length;
   await generateMediaAsset(app.db, m.id);
   const failed = (await get(o, m.id)).body;
   assert.equal([failed.status, failed.failure_reason, failed.file_id, failed.url, !!failed.failed_at], ['failed', 'generator_refused', null, null, true]);
   assert.equal(await buckets(o), { available: 100, held: 0, processor_clearing: -100 });
   assert.equal(await entries(o), [['reserved', 'available', -20], ['reserved', 'held', 20], ['released', 'held', -20], ['released', 'available', 20]]);
-  assert.is(env.objects().length, objects);
+  assert.is((await env.objects()).length, objects);
   await generateMediaAsset(app.db, m.id);
   assert.is((await entries(o)).length, 4);
   assert.is((await app.db('events').where({ account_id: o.accountId, type: 'media.failed' })).length, 1);

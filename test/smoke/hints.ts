@@ -248,6 +248,20 @@ const UPS = '1Z999AA10123456784';
 const BOUNTY = (ctx: HintContext) => ({ ...ofAccount(ctx), title: 'Smoke bounty', description: 'Find a bug', gross_reward_amount: 10, accepted_submissions_limit: 1 });
 const hostname = (ctx: HintContext) => `pay-${ctx.unique()}.example.com`;
 const ofAccount = (ctx: HintContext) => ({ account_id: ctx.world.accountId });
+/** A webhook subscription of its own (the world's may be deleted by then), made with what every pin takes, to an
+ * event the suite seldom causes: one listening to every event would add a delivery to each later call's work. */
+const QUIET_EVENT = 'review.removed';
+const webhook = async (ctx: HintContext): Promise<string> =>
+  (await ctx.call('POST', '/webhooks', { url: 'https://example.com/hooks', events: [QUIET_EVENT] })).id;
+/** A test delivery of a fresh subscription, once its first attempt is over (a delivery being sent cannot be resent). */
+async function triedDelivery(ctx: HintContext): Promise<{ id: string; delivery_id: string }> {
+  const id = await webhook(ctx);
+  const made = await ctx.call('POST', `/webhooks/${id}/test`, { event: QUIET_EVENT });
+  await until(ctx, 'a test delivery tried', async () =>
+    (await ctx.call('GET', `/webhooks/${id}/deliveries`)).data.find((d: any) => d.id === made.id && d.attempt_count > 0 && d.status !== 'sending'));
+  return { id, delivery_id: made.id };
+}
+const SINCE = '2026-01-01T00:00:00Z';
 
 export const HINTS: Record<string, Hint> = {
   createAccount: { inputs: (ctx) => ({ body: { title: 'Smoke Connected', email: `connected-${ctx.unique()}@example.com` } }) },
@@ -494,6 +508,11 @@ export const HINTS: Record<string, Hint> = {
     },
   },
   publishPaymentMethodDomainProof: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/payment_method_domains', { ...ofAccount(ctx), domain: hostname(ctx) })).id } }) },
+  resendWebhookDelivery: { inputs: async (ctx) => ({ path: await triedDelivery(ctx) }) },
+  replayWebhook: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) }, body: { since: SINCE } }) },
+  retrieveWebhookReplay: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', `/webhooks/${await webhook(ctx)}/replay`, { since: SINCE })).id } }) },
+  rotateWebhookSecret: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) } }) },
+  testWebhook: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) }, body: { event: QUIET_EVENT } }) },
 };
 
 /** Operations whose 2xx needs a state that only time or an outside event brings; the reason is printed. */

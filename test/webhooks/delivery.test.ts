@@ -6,7 +6,8 @@ import pino from 'pino';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
-import { deliverWebhook, BACKOFF_SECONDS } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
+import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
+import { RETRY_SCHEDULE_SECONDS, retryDelaySeconds } from '../../handlers/webhooks/delivery/retry-schedule.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { sweepDeliveries } from '../../handlers/webhooks/delivery/sweep-task.js';
 import { taskList } from '../../wiring/tasks.js';
@@ -111,7 +112,10 @@ t('a failed attempt is recorded and retried with backoff; every attempt is liste
   assert.is(pending.status, 'pending');
   assert.is(pending.attempts, 1);
   const wait = (Date.parse(pending.next_attempt_at) - Date.now()) / 1000;
-  assert.ok(wait > BACKOFF_SECONDS[0] - 5 && wait <= BACKOFF_SECONDS[0], String(wait));
+  // The schedule's first step, within its jitter, the same for this delivery every time.
+  const scheduled = retryDelaySeconds(pending.id, 1)!;
+  assert.ok(scheduled >= RETRY_SCHEDULE_SECONDS[0] * 0.9 && scheduled <= RETRY_SCHEDULE_SECONDS[0] * 1.1, String(scheduled));
+  assert.ok(wait > scheduled - 5 && wait <= scheduled, String(wait));
   const job = await app.db.raw("select run_at from graphile_worker._private_jobs where key = ?", [`deliver:${pending.id}`]);
   assert.is(job.rows.length, 1, 'the retry is scheduled as a job');
   receiver.respond = { status: 204, delayMs: 0 };
@@ -146,13 +150,13 @@ t('after the last retry the delivery fails; an unreachable receiver is an attemp
   await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD, body: { title: 'Nobody home' } });
   await runQueued();
   const delivery = await app.db('webhook_deliveries').where({ webhook_id: hook.id }).first();
-  for (let i = 1; i < BACKOFF_SECONDS.length + 1; i++) {
+  for (let i = 1; i < RETRY_SCHEDULE_SECONDS.length + 1; i++) {
     await app.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending' }); // sql-state-write: each retry falls due minutes to hours later; making it due now stands in for waiting out the backoff
     await deliverWebhook(app.db, delivery.id);
   }
   const done = await app.db('webhook_deliveries').where({ id: delivery.id }).first();
   assert.is(done.status, 'failed');
-  assert.is(done.attempts, BACKOFF_SECONDS.length + 1);
+  assert.is(done.attempts, RETRY_SCHEDULE_SECONDS.length + 1);
   const attempts = await app.db('webhook_delivery_attempts').where({ delivery_id: delivery.id });
   assert.ok(attempts.every((a) => a.response_status === null && a.error === 'ECONNREFUSED'), JSON.stringify(attempts));
 });

@@ -15,14 +15,14 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** what to answer next: a status, and a delay before answering */
-  respond: { status: number; delayMs: number };
+  /** what to answer next: a status, and a delay before answering (and headers, such as Retry-After) */
+  respond: { status: number; delayMs: number; headers?: Record<string, string> };
   secret: string;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const state = { respond: { status: 200, delayMs: 0 }, secret: '', received: [] as Received[] };
+  const state = { respond: { status: 200, delayMs: 0 } as Receiver['respond'], secret: '', received: [] as Received[] };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -33,8 +33,8 @@ export async function startReceiver(): Promise<Receiver> {
         signature: String(req.headers['webhook-signature']),
       };
       state.received.push({ ...headers, body, json: JSON.parse(body), verified: verify(state.secret, headers, body) });
-      const { status, delayMs } = state.respond;
-      setTimeout(() => res.writeHead(status).end(), delayMs);
+      const { status, delayMs, headers: answerHeaders } = state.respond;
+      setTimeout(() => res.writeHead(status, answerHeaders).end(), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,29 +1,39 @@
 // dispatch_event: one delivery (and its job) per enabled, undeleted subscription that listens for the event, on the
-// event's account or, with include_connected_accounts, on its platform.
+// event's account or, with include_connected_accounts, on its platform. A subscription the platform disabled (its
+// receiver gone or failing, subscription-health.ts) gets the delivery too, failed without a send: nothing it missed
+// is lost, and it can be resent or replayed once it is enabled again.
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { newId } from '../../../runtime/ids.js';
+import { deliveryQueue } from './delivery-queue.js';
 
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 export const deliveryJobKey = (deliveryId: string) => `deliver:${deliveryId}`;
 
 export async function dispatchEvent(db: Knex, eventId: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const event = await trx('events').where({ id: eventId }).forUpdate().first('id', 'type', 'account_id', 'dispatched_at');
+    const event = await trx('events').where({ id: eventId }).forUpdate().first('id', 'type', 'account_id', 'dispatched_at', 'created_at');
     if (!event || event.dispatched_at) return 0;
     const subscriptions = event.account_id ? await trx('webhooks as w')
-      .where('w.enabled', true)
+      .where((q) => q.where('w.enabled', true).orWhereNotNull('w.disabled_reason'))
       .whereNull('w.deleted_at')
       .whereRaw('? = any(w.events)', [event.type])
       .where((q) => q.where('w.account_id', event.account_id).orWhere((c) => c
         .where('w.include_connected_accounts', true)
         .whereIn('w.account_id', trx('accounts').select('parent_id').where('id', event.account_id))))
-      .select('w.id') : [];
-    for (const { id: webhookId } of subscriptions) {
+      .select('w.id', 'w.enabled') : [];
+    // In its subscription's queue, due at the event's time: a subscription's deliveries run in the order of their events.
+    const runAt = new Date(Math.min(new Date(event.created_at).getTime(), Date.now()));
+    for (const { id: webhookId, enabled } of subscriptions) {
       const [delivery] = await trx('webhook_deliveries')
-        .insert({ id: newId('whdl_'), webhook_id: webhookId, event_id: event.id, status: 'pending', next_attempt_at: trx.fn.now() })
-        .onConflict(['webhook_id', 'event_id']).ignore().returning('id');
-      if (delivery) await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: delivery.id }, { jobKey: deliveryJobKey(delivery.id) });
+        .insert({ id: newId('whdl_'), webhook_id: webhookId, event_id: event.id, ...(enabled
+          ? { status: 'pending', next_attempt_at: trx.fn.now() } : { status: 'failed', next_attempt_at: null }) })
+        // once per subscription and event (a replay's deliveries of the same event are outside this index: migration 610)
+        .onConflict(trx.raw('(webhook_id, event_id) where replay_id is null')).ignore().returning('id');
+      if (delivery && enabled) {
+        await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: delivery.id },
+          { jobKey: deliveryJobKey(delivery.id), runAt, queueName: deliveryQueue(webhookId) });
+      }
     }
     await trx('events').where({ id: event.id }).update({ dispatched_at: trx.fn.now() });
     return subscriptions.length;

@@ -16,7 +16,12 @@ export interface EventRow {
   account_id: string | null;
   data: unknown;
   created_at: string;
+  /** a test event (POST /webhooks/{id}/test): every format's payload then carries "test": true */
+  test?: boolean;
 }
+
+/** The test mark a payload carries, after the event's id: nothing for a real event. */
+export const testMark = (event: EventRow) => (event.test ? { test: true } : {});
 
 const versionOf = (pin: string | null) => versionOn(pin ?? defaultVersion()) ?? defaultVersion();
 
@@ -35,6 +40,7 @@ export function envelope(event: EventRow, pin: string | null): string {
   const accountKey = flagOn(version, specData.versionFlags.webhook_envelope_account_id) ? 'account_id' : 'company_id';
   return JSON.stringify({
     id: event.id,
+    ...testMark(event),
     type: event.type,
     api_version_date: pin,
     created_at: event.created_at,

@@ -3,12 +3,13 @@
 import { renderAt } from '../../../runtime/render.js';
 import { specData } from '../../../generated/spec-data.js';
 import { v2Settings } from '../../../generated/v2-routes.js';
-import type { EventRow } from './envelope.js';
+import { testMark, type EventRow } from './envelope.js';
 
 export function v2Envelope(event: EventRow): string {
   const schema = (specData.events as Record<string, string>)[event.type];
   return JSON.stringify({
     id: event.id,
+    ...testMark(event),
     action: event.type,
     api_version: 'v2',
     company_id: event.account_id,

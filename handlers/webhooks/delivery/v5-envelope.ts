@@ -5,12 +5,13 @@
 import { renderAt } from '../../../runtime/render.js';
 import { specData } from '../../../generated/spec-data.js';
 import { v2Settings } from '../../../generated/v2-routes.js';
-import type { EventRow } from './envelope.js';
+import { testMark, type EventRow } from './envelope.js';
 
 export function v5Envelope(event: EventRow): string {
   const schema = (specData.events as Record<string, string>)[event.type];
   return JSON.stringify({
     id: event.id,
+    ...testMark(event),
     object: 'event',
     api_version: 'v5',
     type: event.type,
