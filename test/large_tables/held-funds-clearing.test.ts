@@ -45,7 +45,9 @@ t('the sweep reads a few rows, not the held account\'s waiting payments', async 
   const { statements } = await recorded(clearingRun);
   const cost = await costOf(app.db, statements, /from "payments" as "p" inner join "accounts" as "a"[\s\S]*for update/);
   reportCost('the clearing sweep\'s due payments', cost);
-  assertIndexed(cost, 'payments');
+  // A bitmap scan of payments_funds_to_clear (the embedded PostgreSQL plans one) reads only what that partial index
+  // holds, due payments not set aside, so it is bounded too; the rows read below are the measure.
+  assertIndexed(cost, 'payments', { bitmap: true });
   assert.ok((cost.rowsRead.payments ?? 0) <= 1_000, `payments rows read: ${cost.rowsRead.payments} (${cost.plan})`);
   // Putting back the payments of released accounts finds the accounts with payments set aside (this one, held) by
   // one probe each, and reads none of their payments while they stay held.
