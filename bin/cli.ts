@@ -11,13 +11,16 @@ import { verifyLedger, type LedgerReport } from '../handlers/ledger/verify-ledge
 import { checkClock, printClock, runClock } from './cli-clock.js';
 import { checkOperator, printOperator, runOperator } from './cli-operator.js';
 import { checkImportWebhook, printImportWebhook, runImportWebhook } from './cli-import-webhook.js';
+import { checkDeprecations, printDeprecations, runDeprecations } from './cli-deprecations.js';
+import { checkShadowReplay, printShadowReplay, runShadowReplay } from './cli-shadow-replay.js';
 
 type Values = Record<string, string | undefined>;
 
 interface Command {
   usage: string;
   summary: string;
-  options: Record<string, { required?: boolean }>;
+  /** flag: an option without a value (its value is then 'yes') */
+  options: Record<string, { required?: boolean; flag?: boolean }>;
   /** checks the values before the database is opened; throws CliError */
   check?(values: Values): void;
   run(db: Knex, values: Values): Promise<Record<string, unknown>>;
@@ -119,6 +122,22 @@ const COMMANDS: Record<string, Command> = {
     run: runImportWebhook,
     print: printImportWebhook,
   },
+  deprecations: {
+    usage: 'deprecations [--days 7] [--notify] [--record [--evidence FILE]]',
+    summary: 'Which accounts and keys called each deprecated operation in the last days (api logs); --notify tells each such account once per operation and window; --record writes spec/deprecation-evidence.json, which a sunset needs.',
+    options: { days: {}, notify: { flag: true }, record: { flag: true }, evidence: {} },
+    check: checkDeprecations,
+    run: runDeprecations,
+    print: printDeprecations,
+  },
+  'shadow-replay': {
+    usage: 'shadow-replay --key apik_... [--target DATE]',
+    summary: 'Replay the key\'s reads of the last 7 days at its version and at the target (default the latest), read-only, and show what differs in its answers, with the changelog entries.',
+    options: { key: { required: true }, target: {} },
+    check: checkShadowReplay,
+    run: runShadowReplay,
+    print: printShadowReplay,
+  },
   'verify-ledger': {
     usage: 'verify-ledger',
     summary: 'Check that every balance equals the sum of its postings and every entry sums to zero (exit 1 if not).',
@@ -159,6 +178,8 @@ Example:
   npm run cli -- clock --account biz_... --start +0d && npm run cli -- clock --account biz_... --advance +365d --wait 120
   npm run cli -- operator --account biz_... --withdrawals disable --operator alice
   npm run cli -- operator import-webhook --account biz_... --url https://example.com/hook --format v5 --operator alice
+  npm run cli -- deprecations --days 7 --notify --record
+  npm run cli -- shadow-replay --key apik_... --target 2026-09-06
 `;
 
 function fail(message: string, usage = false): never {
@@ -182,7 +203,7 @@ function parse(argv: string[]): { command: Command; values: Values; json: boolea
     parsed = parseArgs({
       args: argv.slice(twoWords ? 2 : 1),
       options: {
-        ...Object.fromEntries(Object.keys(command.options).map((o) => [o, { type: 'string' as const }])),
+        ...Object.fromEntries(Object.entries(command.options).map(([o, spec]) => [o, { type: spec.flag ? 'boolean' as const : 'string' as const }])),
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -193,6 +214,7 @@ function parse(argv: string[]): { command: Command; values: Values; json: boolea
     fail(`${(e as Error).message}\nUsage: npm run cli -- ${command.usage}`);
   }
   const values = parsed.values as Values & { json?: boolean; help?: boolean };
+  for (const [option, spec] of Object.entries(command.options)) if (spec.flag) values[option] = values[option] ? 'yes' : undefined;
   if (values.help) {
     process.stdout.write(`Usage: npm run cli -- ${command.usage}\n  ${command.summary}\n`);
     process.exit(0);

@@ -33,6 +33,7 @@ import { deliveryAttempts as deliveryAttemptsFill } from '../handlers/webhooks/d
 import { retryCampaignPayment as retryCampaignPaymentSharedHook, updateAdFields as updateAdFieldsSharedHook, updateAdGroupFields as updateAdGroupFieldsSharedHook, updateCampaignFields as updateCampaignFieldsSharedHook } from '../handlers/ads/ad-actions.js';
 import { campaignFollows as campaignFollowsSharedHook, campaignMoves as campaignMovesSharedHook } from '../handlers/ads/delivery-follows.js';
 import { revoke as revokeSharedHook, update as updateSharedHook } from '../handlers/api_keys/api-key-actions.js';
+import { movePin as movePinSharedHook, rollbackPin as rollbackPinSharedHook } from '../handlers/api_keys/pin-moves.js';
 import { buildsOfOneApp as buildsOfOneAppSharedHook, domainsOfOneApp as domainsOfOneAppSharedHook } from '../handlers/apps/app-scoped-list.js';
 import { close as closeSharedHook } from '../handlers/bounties/bounty-actions.js';
 import { updateCardFields as updateCardFieldsSharedHook } from '../handlers/cards/card-actions.js';
@@ -311,6 +312,24 @@ export const revokeApiKey = plainAction<Operations['revokeApiKey']>(resources.Ap
   scopes: ['api_key:manage'],
   emits: 'api_key.revoked',
   hook: revokeApiKeyHook,
+});
+
+/** moveApiKeyPin's hook: api_keys/pin-moves#movePin, shared */
+const moveApiKeyPinHook: ActionHook<'moveApiKeyPin'> = movePinSharedHook;
+/** POST /api_keys/{id}/move_pin: Move an API key's version pin, with a way back */
+export const moveApiKeyPin = plainAction<Operations['moveApiKeyPin']>(resources.ApiKey, {
+  scopes: ['api_key:manage'],
+  emits: 'api_key.pin_moved',
+  hook: moveApiKeyPinHook,
+});
+
+/** rollbackApiKeyPin's hook: api_keys/pin-moves#rollbackPin, shared */
+const rollbackApiKeyPinHook: ActionHook<'rollbackApiKeyPin'> = rollbackPinSharedHook;
+/** POST /api_keys/{id}/rollback_pin: Move an API key's pin back */
+export const rollbackApiKeyPin = plainAction<Operations['rollbackApiKeyPin']>(resources.ApiKey, {
+  scopes: ['api_key:manage'],
+  emits: 'api_key.pin_rolled_back',
+  hook: rollbackApiKeyPinHook,
 });
 
 /** GET /apps: List apps */
@@ -1714,6 +1733,7 @@ export const listWebhookDeliveries = plainList<Operations['listWebhookDeliveries
     { param: 'status', test: 'equal', sql: ['"webhook_deliveries"."status"'] },
     { param: 'event_type', test: 'exists', sql: ['exists (select 1 from "events" as "related" where "related"."id" = "webhook_deliveries"."event_id" and "related"."type" = ?)'], emptyUnfiltered: true },
     { param: 'replay_id', test: 'equal', sql: ['"webhook_deliveries"."replay_id"'] },
+    { param: 'api_version_date', test: 'equal', sql: ['(coalesce(webhook_deliveries.api_version_date, (select w.api_version_date from webhooks w where w.id = webhook_deliveries.webhook_id)))'] },
   ],
   sorts: { created_at: { column: 'webhook_deliveries.created_at', kind: 'timestamp' } },
   sortParam: null,

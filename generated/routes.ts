@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { acceptTeamInvitation, activatePromoCode, advanceClock, archivePromoCode, attachExperience, cancelMembership, capturePayment, closeBounty, confirmPaymentAction, createExperiment, createPaymentMethodDomain, createProduct, createPromoCode, deactivatePromoCode, deleteAd, deleteAdCampaign, deleteAdGroup, deleteAudience, deleteBountySubmission, deleteCheckoutConfiguration, deleteExperience, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, detachExperience, disputeSummary, endExperiment, extendMembership, listAdCampaigns, listAdGroups, listAds, listApiKeys, listAppBuilds, listAppLogs, listApps, listAudiences, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listClocks, listCryptoDeposits, listDisputeAlerts, listDisputes, listDomains, listEconomicIntelligenceRecommendations, listEvents, listExperiences, listExperiments, listExports, listExternalAccountPosts, listExternalAccounts, listMedia, listMembers, listNotifications, listPartnerBusinessEarnings, listPartnerBusinesses, listPartnerReferralRequests, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCaseEvents, listResolutionCenterCases, listReviews, listShipments, listSocialAccounts, listSwaps, listTeamMembers, listVariants, listVerifications, listWebhookDeliveries, listWebhooks, pauseAd, pauseAdCampaign, pauseAdGroup, pauseMembership, publishPaymentMethodDomainProof, refundPayment, removePartnerBusiness, removeTeamMember, resolutionCenterCaseSummary, resumeMembership, retrieveAd, retrieveAdCampaign, retrieveAdGroup, retrieveAdPost, retrieveApiKey, retrieveApp, retrieveAppBuild, retrieveAudience, retrieveBounty, retrieveBountySubmission, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveClock, retrieveCryptoDeposit, retrieveDispute, retrieveDisputeAlert, retrieveEconomicIntelligenceRecommendation, retrieveExperience, retrieveExperiment, retrieveExport, retrieveExternalAccount, retrieveLedgerAccount, retrieveMedia, retrieveMember, retrievePartnerBusiness, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveReview, retrieveShipment, retrieveSocialAccount, retrieveSwap, retrieveTeamMember, retrieveVariant, retrieveVerification, retrieveWebhook, retrieveWebhookReplay, retryAdCampaignPayment, retryPayment, revokeApiKey, submitBountySubmission, submitDispute, uncancelMembership, unpauseAd, unpauseAdCampaign, unpauseAdGroup, updateAd, updateAdCampaign, updateAdGroup, updateApiKey, updateApp, updateAudience, updateBounty, updateCard, updateDispute, updateDisputeEvidence, updateExperience, updateExternalAccount, updateMembership, updateProduct, updateShipment, updateSocialAccount, updateTeamMember, updateWebhook, voidPayment, withdrawSandboxResolutionCenterCase } from "./plain-operations.js";
+import { acceptTeamInvitation, activatePromoCode, advanceClock, archivePromoCode, attachExperience, cancelMembership, capturePayment, closeBounty, confirmPaymentAction, createExperiment, createPaymentMethodDomain, createProduct, createPromoCode, deactivatePromoCode, deleteAd, deleteAdCampaign, deleteAdGroup, deleteAudience, deleteBountySubmission, deleteCheckoutConfiguration, deleteExperience, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, detachExperience, disputeSummary, endExperiment, extendMembership, listAdCampaigns, listAdGroups, listAds, listApiKeys, listAppBuilds, listAppLogs, listApps, listAudiences, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listClocks, listCryptoDeposits, listDisputeAlerts, listDisputes, listDomains, listEconomicIntelligenceRecommendations, listEvents, listExperiences, listExperiments, listExports, listExternalAccountPosts, listExternalAccounts, listMedia, listMembers, listNotifications, listPartnerBusinessEarnings, listPartnerBusinesses, listPartnerReferralRequests, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCaseEvents, listResolutionCenterCases, listReviews, listShipments, listSocialAccounts, listSwaps, listTeamMembers, listVariants, listVerifications, listWebhookDeliveries, listWebhooks, moveApiKeyPin, pauseAd, pauseAdCampaign, pauseAdGroup, pauseMembership, publishPaymentMethodDomainProof, refundPayment, removePartnerBusiness, removeTeamMember, resolutionCenterCaseSummary, resumeMembership, retrieveAd, retrieveAdCampaign, retrieveAdGroup, retrieveAdPost, retrieveApiKey, retrieveApp, retrieveAppBuild, retrieveAudience, retrieveBounty, retrieveBountySubmission, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveClock, retrieveCryptoDeposit, retrieveDispute, retrieveDisputeAlert, retrieveEconomicIntelligenceRecommendation, retrieveExperience, retrieveExperiment, retrieveExport, retrieveExternalAccount, retrieveLedgerAccount, retrieveMedia, retrieveMember, retrievePartnerBusiness, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveReview, retrieveShipment, retrieveSocialAccount, retrieveSwap, retrieveTeamMember, retrieveVariant, retrieveVerification, retrieveWebhook, retrieveWebhookReplay, retryAdCampaignPayment, retryPayment, revokeApiKey, rollbackApiKeyPin, submitBountySubmission, submitDispute, uncancelMembership, unpauseAd, unpauseAdCampaign, unpauseAdGroup, updateAd, updateAdCampaign, updateAdGroup, updateApiKey, updateApp, updateAudience, updateBounty, updateCard, updateDispute, updateDisputeEvidence, updateExperience, updateExternalAccount, updateMembership, updateProduct, updateShipment, updateSocialAccount, updateTeamMember, updateWebhook, voidPayment, withdrawSandboxResolutionCenterCase } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -24,6 +24,7 @@ import { retrieveAdDeliveryStats } from "../handlers/ads/retrieveAdDeliveryStats
 import { createApiKey } from "../handlers/api_keys/createApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
 import { listApiLogs } from "../handlers/api_logs/listApiLogs.js";
+import { retrieveShadowReplay } from "../handlers/api_logs/retrieveShadowReplay.js";
 import { retrieveUpgradeAssistant } from "../handlers/api_logs/retrieveUpgradeAssistant.js";
 import { createApp } from "../handlers/apps/createApp.js";
 import { createAppBuild } from "../handlers/apps/createAppBuild.js";
@@ -126,6 +127,8 @@ import { updateVariant } from "../handlers/variants/updateVariant.js";
 import { createVerification } from "../handlers/verifications/createVerification.js";
 import { updateVerification } from "../handlers/verifications/updateVerification.js";
 import { createWebhook } from "../handlers/webhooks/createWebhook.js";
+import { endWebhookSideBySide } from "../handlers/webhooks/endWebhookSideBySide.js";
+import { openWebhookSideBySide } from "../handlers/webhooks/openWebhookSideBySide.js";
 import { replayWebhook } from "../handlers/webhooks/replayWebhook.js";
 import { resendWebhookDelivery } from "../handlers/webhooks/resendWebhookDelivery.js";
 import { rotateWebhookSecret } from "../handlers/webhooks/rotateWebhookSecret.js";
@@ -733,6 +736,21 @@ export const operations: OperationDefinition[] = [
     handler: updateApiKey,
   },
   {
+    id: "moveApiKeyPin",
+    method: "POST",
+    path: "/api_keys/:id/move_pin",
+    auth: ["user_token"],
+    scopes: ["api_key:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_moveApiKeyPin, upgrade: null, downgrade: null } },
+    handler: moveApiKeyPin,
+  },
+  {
     id: "revokeApiKey",
     method: "POST",
     path: "/api_keys/:id/revoke",
@@ -746,6 +764,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
     handler: revokeApiKey,
+  },
+  {
+    id: "rollbackApiKeyPin",
+    method: "POST",
+    path: "/api_keys/:id/rollback_pin",
+    auth: ["user_token"],
+    scopes: ["api_key:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
+    handler: rollbackApiKeyPin,
   },
   {
     id: "rotateApiKey",
@@ -763,6 +796,21 @@ export const operations: OperationDefinition[] = [
     handler: rotateApiKey,
   },
   {
+    id: "retrieveShadowReplay",
+    method: "GET",
+    path: "/api_keys/:id/shadow_replay",
+    auth: ["api_key", "user_token"],
+    scopes: ["api_key:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveShadowReplay,
+  },
+  {
     id: "retrieveUpgradeAssistant",
     method: "GET",
     path: "/api_keys/:id/upgrade_assistant",
@@ -774,7 +822,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_retrieveUpgradeAssistant, body: null, upgrade: null, downgrade: null } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null } },
     handler: retrieveUpgradeAssistant,
   },
   {
@@ -4705,6 +4753,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_rotateWebhookSecret, upgrade: null, downgrade: transformers.down_Webhook_2025_01_01 } },
     handler: rotateWebhookSecret,
+  },
+  {
+    id: "openWebhookSideBySide",
+    method: "POST",
+    path: "/webhooks/:id/side_by_side",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_openWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2025_01_01 } },
+    handler: openWebhookSideBySide,
+  },
+  {
+    id: "endWebhookSideBySide",
+    method: "POST",
+    path: "/webhooks/:id/side_by_side/end",
+    auth: ["api_key", "user_token"],
+    scopes: ["webhook:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_endWebhookSideBySide, upgrade: null, downgrade: transformers.down_Webhook_2025_01_01 } },
+    handler: endWebhookSideBySide,
   },
   {
     id: "testWebhook",

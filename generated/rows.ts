@@ -181,6 +181,19 @@ export interface Tables {
     created_at: string;
     updated_at: string;
   };
+  api_key_pin_moves: {
+    id: string;
+    account_id: string;
+    api_key_id: string;
+    from_version_date: Date | null;
+    to_version_date: Date | null;
+    moved_at: string;
+    rollback_until: string;
+    rolled_back_at: string | null;
+    subscriptions_following: string[];
+    created_at: string;
+    updated_at: string;
+  };
   api_keys: {
     id: string;
     account_id: string;
@@ -200,6 +213,10 @@ export interface Tables {
     updated_at: string;
     rate_limit_multiplier: number;
     app_id: string | null;
+    previous_api_version_date: Date | null;
+    pin_moved_at: string | null;
+    pin_rollback_until: string | null;
+    pin_subscriptions_following: string[];
   };
   api_log_batches: {
     id: string;
@@ -218,6 +235,7 @@ export interface Tables {
     versions: string;
     request_ids: string;
     created_ms: string;
+    targets: string;
   };
   api_logs: {
     id: string;
@@ -488,6 +506,15 @@ export interface Tables {
     tokens: string[];
     confirmations: number;
     position: number;
+  };
+  deprecation_notices: {
+    id: string;
+    account_id: string;
+    operation: string;
+    successor: string | null;
+    calls: number;
+    recipients: number;
+    sent_at: string;
   };
   dispute_alerts: {
     id: string;
@@ -1456,6 +1483,7 @@ export interface Tables {
     sending_job_id: string | null;
     replay_id: string | null;
     test: boolean;
+    api_version_date: Date | null;
   };
   webhook_delivery_attempts: {
     id: number;
@@ -1497,6 +1525,8 @@ export interface Tables {
     failing_since: string | null;
     disabled_at: string | null;
     disabled_reason: "gone" | "failing" | null;
+    side_by_side_version: Date | null;
+    side_by_side_until: string | null;
   };
   worker_heartbeats: {
     worker_id: string;
@@ -1796,6 +1826,7 @@ export type VerificationRow = Tables['verifications'];
 /** A row of resources.WebhookDelivery's statement (generated/resources.ts). */
 export type WebhookDeliveryRow = Tables['webhook_deliveries'] & {
   '$event_type': string;
+  '$api_version_date': Date | string | null;
 };
 
 /** A row of resources.WebhookReplay's statement (generated/resources.ts). */
@@ -1808,6 +1839,8 @@ export type WebhookReplayRow = Tables['webhook_replays'] & {
 /** A row of resources.Webhook's statement (generated/resources.ts). */
 export type WebhookRow = Tables['webhooks'] & {
   '$previous_secret_expires_at': string | null;
+  '$side_by_side_version': Date | string | null;
+  '$side_by_side_until': string | null;
 };
 
 /** The row a plain operation's hook gets: its resource's (generated/plain-hooks.ts). */
@@ -1836,6 +1869,8 @@ export interface PlainRows {
   retrieveApiKey: ApiKeyRow;
   updateApiKey: ApiKeyRow;
   revokeApiKey: ApiKeyRow;
+  moveApiKeyPin: ApiKeyRow;
+  rollbackApiKeyPin: ApiKeyRow;
   listApps: AppRow;
   retrieveApp: AppRow;
   updateApp: AppRow;

@@ -1389,6 +1389,14 @@ function c_ApiKey_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["api_version_date"];
   if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["previous_api_version_date"];
+  if (x !== undefined) { out += sep + "\"previous_api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["pin_moved_at"];
+  if (x !== undefined) { out += sep + "\"pin_moved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["pin_rollback_until"];
+  if (x !== undefined) { out += sep + "\"pin_rollback_until\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["pin_subscriptions_following"];
+  if (x !== undefined) { out += sep + "\"pin_subscriptions_following\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["last_used_at"];
   if (x !== undefined) { out += sep + "\"last_used_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["rotated_at"];
@@ -5836,6 +5844,82 @@ function c_SetupIntent_2026_08_25$user(v) {
   return out + '}';
 }
 
+function c_ShadowReplayDifference_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["before"];
+  if (x !== undefined) { out += sep + "\"before\":" + any(x); sep = ','; }
+  x = v["after"];
+  if (x !== undefined) { out += sep + "\"after\":" + any(x); sep = ','; }
+  x = v["ref"];
+  if (x !== undefined) { out += sep + "\"ref\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["changelog"];
+  if (x !== undefined) { out += sep + "\"changelog\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function c_ShadowReplayOperation_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["operation"];
+  if (x !== undefined) { out += sep + "\"operation\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["requests"];
+  if (x !== undefined) { out += sep + "\"requests\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["differences"];
+  if (x !== undefined) { out += sep + "\"differences\":" + array(x, (x) => c_ShadowReplayDifference_2025_01_01(x)); sep = ','; }
+  x = v["unreadable"];
+  if (x !== undefined) { out += sep + "\"unreadable\":" + array(x, (x) => c_ShadowReplayUnreadable_2025_01_01(x)); sep = ','; }
+  return out + '}';
+}
+
+function c_ShadowReplayUnreadable_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function c_ShadowReplayWrite_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["operation"];
+  if (x !== undefined) { out += sep + "\"operation\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["request_changes"];
+  if (x !== undefined) { out += sep + "\"request_changes\":" + array(x, (x) => c_UpgradeChange_2025_01_01(x)); sep = ','; }
+  return out + '}';
+}
+
+function c_ShadowReplay_2025_01_01(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
+  x = v["requests_logged"];
+  if (x !== undefined) { out += sep + "\"requests_logged\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["requests_replayed"];
+  if (x !== undefined) { out += sep + "\"requests_replayed\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["sampled"];
+  if (x !== undefined) { out += sep + "\"sampled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["operations"];
+  if (x !== undefined) { out += sep + "\"operations\":" + array(x, (x) => c_ShadowReplayOperation_2025_01_01(x)); sep = ','; }
+  x = v["writes"];
+  if (x !== undefined) { out += sep + "\"writes\":" + array(x, (x) => c_ShadowReplayWrite_2025_01_01(x)); sep = ','; }
+  return out + '}';
+}
+
 function c_Shipment_2025_01_01(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6831,6 +6915,8 @@ function c_WebhookDelivery_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"replay_id\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["test"];
   if (x !== undefined) { out += sep + "\"test\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? str(x) : any(x)); sep = ','; }
   return out + '}';
@@ -6895,6 +6981,10 @@ function c_Webhook_2025_01_01(v) {
   if (x !== undefined) { out += sep + "\"webhook_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["previous_secret_expires_at"];
   if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_version"];
+  if (x !== undefined) { out += sep + "\"side_by_side_version\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_until"];
+  if (x !== undefined) { out += sep + "\"side_by_side_until\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["testable_events"];
   if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
@@ -6933,6 +7023,10 @@ function c_Webhook_2026_08_07(v) {
   if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["previous_secret_expires_at"];
   if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_version"];
+  if (x !== undefined) { out += sep + "\"side_by_side_version\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_until"];
+  if (x !== undefined) { out += sep + "\"side_by_side_until\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["testable_events"];
   if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
@@ -6971,6 +7065,10 @@ function c_Webhook_2026_08_14(v) {
   if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["previous_secret_expires_at"];
   if (x !== undefined) { out += sep + "\"previous_secret_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_version"];
+  if (x !== undefined) { out += sep + "\"side_by_side_version\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
+  x = v["side_by_side_until"];
+  if (x !== undefined) { out += sep + "\"side_by_side_until\":" + (x === null ? 'null' : (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["testable_events"];
   if (x !== undefined) { out += sep + "\"testable_events\":" + array(x, (x) => (typeof x === 'string' ? str(x) : any(x))); sep = ','; }
   x = v["created_at"];
@@ -8906,6 +9004,10 @@ function r_c8c50497cf6a(v) {
   return c_Webhook_2026_08_07(v);
 }
 
+function r_c965c5e4f073(v) {
+  return c_ShadowReplay_2025_01_01(v);
+}
+
 function r_c9ddc913cb56(v) {
   return c_CryptoDeposit_2025_01_01(v);
 }
@@ -9286,6 +9388,7 @@ export const serializers = {
   "disputeSummary": { "2026-07-30": r_98e97425ac10, "2026-08-07": r_98e97425ac10, "2026-08-14": r_98e97425ac10, "2026-08-21": r_98e97425ac10, "2026-08-25": r_98e97425ac10, "2026-08-28": r_98e97425ac10, "2026-09-02": r_98e97425ac10, "2026-09-06": r_98e97425ac10 },
   "duplicateExperience": { "2025-01-01": r_1c0a632dbbd8, "2026-07-20": r_1c0a632dbbd8, "2026-07-22": r_1c0a632dbbd8, "2026-07-23": r_1c0a632dbbd8, "2026-07-30": r_1c0a632dbbd8, "2026-08-07": r_1c0a632dbbd8, "2026-08-14": r_1c0a632dbbd8, "2026-08-21": r_1c0a632dbbd8, "2026-08-25": r_1c0a632dbbd8, "2026-08-28": r_1c0a632dbbd8, "2026-09-02": r_1c0a632dbbd8, "2026-09-06": r_1c0a632dbbd8 },
   "endExperiment": { "2025-01-01": r_fa21ba6c5e2b, "2026-07-20": r_fa21ba6c5e2b, "2026-07-22": r_fa21ba6c5e2b, "2026-07-23": r_fa21ba6c5e2b, "2026-07-30": r_fa21ba6c5e2b, "2026-08-07": r_fa21ba6c5e2b, "2026-08-14": r_fa21ba6c5e2b, "2026-08-21": r_fa21ba6c5e2b, "2026-08-25": r_5cebbaa3c803, "2026-08-28": r_5cebbaa3c803, "2026-09-02": r_5cebbaa3c803, "2026-09-06": r_5cebbaa3c803 },
+  "endWebhookSideBySide": { "2025-01-01": r_1501728971d1, "2026-07-20": r_1501728971d1, "2026-07-22": r_1501728971d1, "2026-07-23": r_1501728971d1, "2026-07-30": r_1501728971d1, "2026-08-07": r_c8c50497cf6a, "2026-08-14": r_1b218b239ff2, "2026-08-21": r_1b218b239ff2, "2026-08-25": r_1b218b239ff2, "2026-08-28": r_1b218b239ff2, "2026-09-02": r_1b218b239ff2, "2026-09-06": r_1b218b239ff2 },
   "escalateResolutionCenterCase": { "2026-07-30": r_f618b6d45f47, "2026-08-07": r_f618b6d45f47, "2026-08-14": r_f618b6d45f47, "2026-08-21": r_f618b6d45f47, "2026-08-25": r_f618b6d45f47, "2026-08-28": r_f618b6d45f47, "2026-09-02": r_f618b6d45f47, "2026-09-06": r_f618b6d45f47 },
   "estimateAdGroupReach": { "2025-01-01": r_cde25b172871, "2026-07-20": r_cde25b172871, "2026-07-22": r_cde25b172871, "2026-07-23": r_cde25b172871, "2026-07-30": r_cde25b172871, "2026-08-07": r_cde25b172871, "2026-08-14": r_cde25b172871, "2026-08-21": r_cde25b172871, "2026-08-25": r_cde25b172871, "2026-08-28": r_cde25b172871, "2026-09-02": r_cde25b172871, "2026-09-06": r_cde25b172871 },
   "evaluateExperiment": { "2025-01-01": r_e1e39f513430, "2026-07-20": r_e1e39f513430, "2026-07-22": r_e1e39f513430, "2026-07-23": r_e1e39f513430, "2026-07-30": r_e1e39f513430, "2026-08-07": r_e1e39f513430, "2026-08-14": r_e1e39f513430, "2026-08-21": r_e1e39f513430, "2026-08-25": r_e1e39f513430, "2026-08-28": r_e1e39f513430, "2026-09-02": r_e1e39f513430, "2026-09-06": r_e1e39f513430 },
@@ -9367,7 +9470,9 @@ export const serializers = {
   "listWithdrawals": { "2025-01-01": r_2fe906fe0265, "2026-07-20": r_2fe906fe0265, "2026-07-22": r_2fe906fe0265, "2026-07-23": r_2fe906fe0265, "2026-07-30": r_2fe906fe0265, "2026-08-07": r_2fe906fe0265, "2026-08-14": r_2fe906fe0265 },
   "markAllNotificationsRead": { "2025-01-01": r_0b6bfa03ef37, "2026-07-20": r_0b6bfa03ef37, "2026-07-22": r_0b6bfa03ef37, "2026-07-23": r_0b6bfa03ef37, "2026-07-30": r_0b6bfa03ef37, "2026-08-07": r_0b6bfa03ef37, "2026-08-14": r_0b6bfa03ef37, "2026-08-21": r_0b6bfa03ef37, "2026-08-25": r_0b6bfa03ef37, "2026-08-28": r_0b6bfa03ef37, "2026-09-02": r_0b6bfa03ef37, "2026-09-06": r_0b6bfa03ef37 },
   "markNotificationRead": { "2025-01-01": r_c19868336f5a, "2026-07-20": r_c19868336f5a, "2026-07-22": r_c19868336f5a, "2026-07-23": r_c19868336f5a, "2026-07-30": r_c19868336f5a, "2026-08-07": r_c19868336f5a, "2026-08-14": r_c19868336f5a, "2026-08-21": r_c19868336f5a, "2026-08-25": r_c19868336f5a, "2026-08-28": r_c19868336f5a, "2026-09-02": r_c19868336f5a, "2026-09-06": r_c19868336f5a },
+  "moveApiKeyPin": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
   "openSandboxResolutionCenterCase": { "2025-01-01": r_3962acd99de7, "2026-07-20": r_3962acd99de7, "2026-07-22": r_3962acd99de7, "2026-07-23": r_3962acd99de7, "2026-07-30": r_f618b6d45f47, "2026-08-07": r_f618b6d45f47, "2026-08-14": r_f618b6d45f47, "2026-08-21": r_f618b6d45f47, "2026-08-25": r_f618b6d45f47, "2026-08-28": r_f618b6d45f47, "2026-09-02": r_f618b6d45f47, "2026-09-06": r_f618b6d45f47 },
+  "openWebhookSideBySide": { "2025-01-01": r_1501728971d1, "2026-07-20": r_1501728971d1, "2026-07-22": r_1501728971d1, "2026-07-23": r_1501728971d1, "2026-07-30": r_1501728971d1, "2026-08-07": r_c8c50497cf6a, "2026-08-14": r_1b218b239ff2, "2026-08-21": r_1b218b239ff2, "2026-08-25": r_1b218b239ff2, "2026-08-28": r_1b218b239ff2, "2026-09-02": r_1b218b239ff2, "2026-09-06": r_1b218b239ff2 },
   "pauseAd": { "2025-01-01": r_bbfd090a8dbd, "2026-07-20": r_bbfd090a8dbd, "2026-07-22": r_bbfd090a8dbd, "2026-07-23": r_bbfd090a8dbd, "2026-07-30": r_bbfd090a8dbd, "2026-08-07": r_bbfd090a8dbd, "2026-08-14": r_bbfd090a8dbd, "2026-08-21": r_d6c8618da043, "2026-08-25": r_d6c8618da043, "2026-08-28": r_eaa377373666, "2026-09-02": r_eaa377373666, "2026-09-06": r_eaa377373666 },
   "pauseAdCampaign": { "2025-01-01": r_92bd45c9b2d1, "2026-07-20": r_92bd45c9b2d1, "2026-07-22": r_92bd45c9b2d1, "2026-07-23": r_92bd45c9b2d1, "2026-07-30": r_92bd45c9b2d1, "2026-08-07": r_92bd45c9b2d1, "2026-08-14": r_92bd45c9b2d1, "2026-08-21": r_92bd45c9b2d1, "2026-08-25": r_92bd45c9b2d1, "2026-08-28": r_92bd45c9b2d1, "2026-09-02": r_92bd45c9b2d1, "2026-09-06": r_92bd45c9b2d1 },
   "pauseAdGroup": { "2025-01-01": r_f79a8b57b3d6, "2026-07-20": r_f79a8b57b3d6, "2026-07-22": r_f79a8b57b3d6, "2026-07-23": r_f79a8b57b3d6, "2026-07-30": r_f79a8b57b3d6, "2026-08-07": r_f79a8b57b3d6, "2026-08-14": r_f79a8b57b3d6, "2026-08-21": r_f79a8b57b3d6, "2026-08-25": r_f79a8b57b3d6, "2026-08-28": r_f79a8b57b3d6, "2026-09-02": r_f79a8b57b3d6, "2026-09-06": r_f79a8b57b3d6 },
@@ -9436,6 +9541,7 @@ export const serializers = {
   "retrieveReview": { "2025-01-01": r_dea13c55f50e, "2026-07-20": r_dea13c55f50e, "2026-07-22": r_dea13c55f50e, "2026-07-23": r_dea13c55f50e, "2026-07-30": r_dea13c55f50e, "2026-08-07": r_dea13c55f50e, "2026-08-14": r_dea13c55f50e, "2026-08-21": r_dea13c55f50e, "2026-08-25": r_dea13c55f50e, "2026-08-28": r_dea13c55f50e, "2026-09-02": r_dea13c55f50e, "2026-09-06": r_dea13c55f50e },
   "retrieveSetupIntent": { "2025-01-01": r_8eed10c3cfa8, "2026-07-20": r_8eed10c3cfa8, "2026-07-22": r_8eed10c3cfa8, "2026-07-23": r_8eed10c3cfa8, "2026-07-30": r_8eed10c3cfa8, "2026-08-07": r_8eed10c3cfa8, "2026-08-14": r_8eed10c3cfa8, "2026-08-21": r_8eed10c3cfa8, "2026-08-25": r_3ffc5ab8f14a, "2026-08-28": r_3ffc5ab8f14a, "2026-09-02": r_3ffc5ab8f14a, "2026-09-06": r_3ffc5ab8f14a },
   "retrieveSetupIntentStatus": { "2025-01-01": r_1de3faa42275, "2026-07-20": r_1de3faa42275, "2026-07-22": r_1de3faa42275, "2026-07-23": r_1de3faa42275, "2026-07-30": r_1de3faa42275, "2026-08-07": r_1de3faa42275, "2026-08-14": r_1de3faa42275, "2026-08-21": r_1de3faa42275, "2026-08-25": r_ffc9203b82b7, "2026-08-28": r_ffc9203b82b7, "2026-09-02": r_ffc9203b82b7, "2026-09-06": r_ffc9203b82b7 },
+  "retrieveShadowReplay": { "2025-01-01": r_c965c5e4f073, "2026-07-20": r_c965c5e4f073, "2026-07-22": r_c965c5e4f073, "2026-07-23": r_c965c5e4f073, "2026-07-30": r_c965c5e4f073, "2026-08-07": r_c965c5e4f073, "2026-08-14": r_c965c5e4f073, "2026-08-21": r_c965c5e4f073, "2026-08-25": r_c965c5e4f073, "2026-08-28": r_c965c5e4f073, "2026-09-02": r_c965c5e4f073, "2026-09-06": r_c965c5e4f073 },
   "retrieveShipment": { "2025-01-01": r_52c029ca6506, "2026-07-20": r_52c029ca6506, "2026-07-22": r_52c029ca6506, "2026-07-23": r_52c029ca6506, "2026-07-30": r_9af02d6ce301, "2026-08-07": r_9af02d6ce301, "2026-08-14": r_9af02d6ce301, "2026-08-21": r_9af02d6ce301, "2026-08-25": r_9af02d6ce301, "2026-08-28": r_9af02d6ce301, "2026-09-02": r_9af02d6ce301, "2026-09-06": r_9af02d6ce301 },
   "retrieveSocialAccount": { "2026-08-28": r_1d80af01dc11, "2026-09-02": r_1d80af01dc11, "2026-09-06": r_1d80af01dc11 },
   "retrieveStat": { "2026-08-28": r_104135cf2bad, "2026-09-02": r_104135cf2bad, "2026-09-06": r_104135cf2bad },
@@ -9455,6 +9561,7 @@ export const serializers = {
   "retryPayment": { "2025-01-01": r_27fb718f1fbc, "2026-07-20": r_27fb718f1fbc, "2026-07-22": r_27fb718f1fbc, "2026-07-23": r_27fb718f1fbc, "2026-07-30": r_27fb718f1fbc, "2026-08-07": r_27fb718f1fbc, "2026-08-14": r_27fb718f1fbc, "2026-08-21": r_d7ceab28f540, "2026-08-25": r_d7ceab28f540, "2026-08-28": r_d7ceab28f540, "2026-09-02": r_d7ceab28f540, "2026-09-06": r_f5d38fa171f7 },
   "reviewBountySubmission": { "2025-01-01": r_965fd95c0df9, "2026-07-20": r_965fd95c0df9, "2026-07-22": r_965fd95c0df9, "2026-07-23": r_965fd95c0df9, "2026-07-30": r_965fd95c0df9, "2026-08-07": r_965fd95c0df9, "2026-08-14": r_965fd95c0df9, "2026-08-21": r_965fd95c0df9, "2026-08-25": r_965fd95c0df9, "2026-08-28": r_965fd95c0df9, "2026-09-02": r_965fd95c0df9, "2026-09-06": r_965fd95c0df9 },
   "revokeApiKey": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
+  "rollbackApiKeyPin": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
   "rotateApiKey": { "2025-01-01": r_d3c852e8659f, "2026-07-20": r_d3c852e8659f, "2026-07-22": r_d3c852e8659f, "2026-07-23": r_d3c852e8659f, "2026-07-30": r_d3c852e8659f, "2026-08-07": r_d3c852e8659f, "2026-08-14": r_d3c852e8659f, "2026-08-21": r_d3c852e8659f, "2026-08-25": r_d3c852e8659f, "2026-08-28": r_d3c852e8659f, "2026-09-02": r_d3c852e8659f, "2026-09-06": r_d3c852e8659f },
   "rotateWebhookSecret": { "2025-01-01": r_1501728971d1, "2026-07-20": r_1501728971d1, "2026-07-22": r_1501728971d1, "2026-07-23": r_1501728971d1, "2026-07-30": r_1501728971d1, "2026-08-07": r_c8c50497cf6a, "2026-08-14": r_1b218b239ff2, "2026-08-21": r_1b218b239ff2, "2026-08-25": r_1b218b239ff2, "2026-08-28": r_1b218b239ff2, "2026-09-02": r_1b218b239ff2, "2026-09-06": r_1b218b239ff2 },
   "searchUsers": { "2025-01-01": r_1fd040fe8b88, "2026-07-20": r_1fd040fe8b88, "2026-07-22": r_bc3f6db72cf7, "2026-07-23": r_bc3f6db72cf7, "2026-07-30": r_bc3f6db72cf7, "2026-08-07": r_4b88c8641ac8, "2026-08-14": r_4b88c8641ac8, "2026-08-21": r_4b88c8641ac8, "2026-08-25": r_4b88c8641ac8, "2026-08-28": r_96da40b61093, "2026-09-02": r_96da40b61093, "2026-09-06": r_96da40b61093 },

@@ -256,6 +256,8 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "api_key.pin_moved": "ApiKey",
+    "api_key.pin_rolled_back": "ApiKey",
     "app.created": "App",
     "app.updated": "App",
     "app_build.created": "AppBuild",
@@ -362,7 +364,7 @@ export const specData = {
     "webhook.disabled": "Webhook"
   },
   "webhookDelivery": {
-    "timeoutSeconds": 10,
+    "timeoutSeconds": 15,
     "retryScheduleSeconds": [
       30,
       120,

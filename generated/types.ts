@@ -520,6 +520,14 @@ export interface ApiKey {
     expires_at: string | null;
     /** The version used when a request sends no Api-Version-Date header. New keys pin the latest version; a key without a pin uses 2025-01-01. */
     api_version_date: string | null;
+    /** The pin the key's last move (POST /api_keys/{id}/move_pin) or rollback left; null before any move (and when the key had no pin then). */
+    previous_api_version_date: string | null;
+    /** When the pin was last moved or rolled back; null before any move. */
+    pin_moved_at: string | null;
+    /** The way back: until this instant (72 hours after the move, in the account's time: its sandbox clock's when it is on one) POST /api_keys/{id}/rollback_pin returns the pin to previous_api_version_date. Null when there is no way back: never moved, rolled back, or api_version_date set since by PATCH. */
+    pin_rollback_until: string | null;
+    /** The webhook subscriptions (hook_ ids) that followed the key's pin at its last move: the account's live v1 subscriptions pinned to the version the key left. Subscriptions have their own pin, which the move does not change: these are named so their api_version_date can be moved too (PATCH /webhooks/{id}). Empty before any move. */
+    pin_subscriptions_following: string[];
     /** When the key last authenticated a request. */
     last_used_at: string | null;
     /** When the secret was last replaced. */
@@ -608,6 +616,66 @@ export interface UpgradeChange {
     operations: string[];
     /** The migration its entry belongs to, if any. */
     migration: string | null;
+}
+
+/** What a key's own answers would become at a target version: its distinct reads (GET requests, path and query as asked) of the last 7 days, at most 40 and sampled evenly when there are more, each re-run once at the version the key uses and once at the target, as the key (its scopes, its account), through the same request handling as any request, each in a read-only transaction; the two answers compared field by field, each difference with the changelog entry that caused it. A read made with a renamed query parameter or a moved path is sent at the target as the target names it. Writes are never replayed: for the operations the key wrote to, the request-side changes of the versions crossed. */
+export interface ShadowReplay {
+    api_key_id: string;
+    /** The version the key uses: its pin, else the newest version its reads were served at. */
+    from: string;
+    /** The target version (default the latest). */
+    to: string;
+    /** Distinct reads (operation, path and query) in the key's logs of the last 7 days. */
+    requests_logged: number;
+    /** How many of them were replayed (each twice). */
+    requests_replayed: number;
+    /** Whether there were more than could be replayed, so an even sample was. */
+    sampled: boolean;
+    operations: ShadowReplayOperation[];
+    writes: ShadowReplayWrite[];
+}
+
+/** One operation's replayed reads and what differs between their answers at the two versions. */
+export interface ShadowReplayOperation {
+    /** The operation id, such as listPayments. */
+    operation: string;
+    /** Its distinct reads replayed. */
+    requests: number;
+    /** Each difference once per operation, with the first example found. */
+    differences: ShadowReplayDifference[];
+    /** Reads the key can no longer make (an id deleted or out of its reach): not compared. */
+    unreadable: ShadowReplayUnreadable[];
+}
+
+/** One difference between the answers at the key's version and at the target. */
+export interface ShadowReplayDifference {
+    kind: "added" | "removed" | "renamed" | "retyped" | "values_changed" | "status_changed";
+    /** Where in the answer (data[].total; for a rename, the target's name), or "status". */
+    path: string;
+    /** An example at the key's version (for a rename: {old name: value}); null when absent. */
+    before: unknown;
+    /** The same at the target; null when absent. */
+    after: unknown;
+    /** The changelog entry that caused it (<version>#<entry>); null when no entry names it. */
+    ref: string | null;
+    /** That entry's text. */
+    changelog: string | null;
+}
+
+/** A logged read that the key can no longer make, as the replay found it. */
+export interface ShadowReplayUnreadable {
+    /** The path and query as logged. */
+    path: string;
+    /** The status the replay answered at the key's version. */
+    status: number;
+    /** The error's message. */
+    message: string;
+}
+
+/** An operation the key wrote to (never replayed) and the request-side changes of the versions crossed. */
+export interface ShadowReplayWrite {
+    operation: string;
+    request_changes: UpgradeChange[];
 }
 
 /** A hostname of a hosted app, as the app shows it. */
@@ -2557,6 +2625,8 @@ export interface WebhookDelivery {
     replay_id: string | null;
     /** A test event (POST /webhooks/{id}/test): sample data, and the payload carries "test": true. */
     test: boolean;
+    /** The version this delivery's payload is rendered at, which its webhook-version header names: the second version for a side-by-side window's second delivery (POST /webhooks/{id}/side_by_side), else the subscription's api_version_date (as it is now: a delivery follows the pin when it is sent). Null when unpinned and for v2 and v5 subscriptions. */
+    api_version_date: string | null;
     created_at: string;
 }
 
@@ -2615,6 +2685,10 @@ export interface Webhook {
     secret: string | null;
     /** After POST /webhooks/{id}/rotate_secret, until when deliveries are signed by the previous secret as well (webhook-signature then carries two v1 signatures, the new secret's first); null when no previous secret signs. */
     previous_secret_expires_at: string | null;
+    /** During a side-by-side window (POST /webhooks/{id}/side_by_side), the second version every event is also delivered at, beside the pin; null when no window is open (a window past side_by_side_until has ended). */
+    side_by_side_version: string | null;
+    /** When the side-by-side window ends by itself, keeping the pin; null when no window is open. */
+    side_by_side_until: string | null;
     /** The event types POST /webhooks/{id}/test can send this subscription: those it receives (its events). */
     testable_events: string[];
     created_at: string;
@@ -3008,6 +3082,24 @@ export interface RevokeApiKeyInput {
 
 export type RevokeApiKeyOutput = ApiKey;
 
+/** POST /api_keys/{id}/move_pin: Move an API key's version pin, with a way back */
+export interface MoveApiKeyPinInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { target?: string };
+}
+
+export type MoveApiKeyPinOutput = ApiKey;
+
+/** POST /api_keys/{id}/rollback_pin: Move an API key's pin back */
+export interface RollbackApiKeyPinInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RollbackApiKeyPinOutput = ApiKey;
+
 /** GET /api_logs: List api logs */
 export interface ListApiLogsInput {
     path: Record<string, never>;
@@ -3025,6 +3117,15 @@ export interface RetrieveUpgradeAssistantInput {
 }
 
 export type RetrieveUpgradeAssistantOutput = UpgradeAssistant;
+
+/** GET /api_keys/{id}/shadow_replay: Replay an API key's recent reads at a target version and compare the answers */
+export interface RetrieveShadowReplayInput {
+    path: { id: string };
+    query: { target?: string };
+    body: undefined;
+}
+
+export type RetrieveShadowReplayOutput = ShadowReplay;
 
 /** GET /apps: List apps */
 export interface ListAppsInput {
@@ -5208,7 +5309,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.pin_moved" | "api_key.pin_rolled_back" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -5225,7 +5326,7 @@ export type RetrieveWebhookOutput = Webhook;
 /** GET /webhooks/{id}/deliveries: List a subscription's deliveries, newest first, each with every attempt */
 export interface ListWebhookDeliveriesInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; status?: "pending" | "sending" | "succeeded" | "failed"; event_type?: string; replay_id?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "pending" | "sending" | "succeeded" | "failed"; event_type?: string; replay_id?: string; api_version_date?: string };
     body: undefined;
 }
 
@@ -5271,16 +5372,34 @@ export type RotateWebhookSecretOutput = Webhook;
 export interface TestWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { event: "account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled" };
+    body: { event: "account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.pin_moved" | "api_key.pin_rolled_back" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled" };
 }
 
 export type TestWebhookOutput = WebhookDelivery;
+
+/** POST /webhooks/{id}/side_by_side: Deliver every event at a second version too, for a window */
+export interface OpenWebhookSideBySideInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { version: string; until: string };
+}
+
+export type OpenWebhookSideBySideOutput = Webhook;
+
+/** POST /webhooks/{id}/side_by_side/end: End a side-by-side window, keeping one of its versions */
+export interface EndWebhookSideBySideInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { keep: "current" | "second" };
+}
+
+export type EndWebhookSideBySideOutput = Webhook;
 
 /** PATCH /webhooks/{id}: Update a webhook subscription */
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewal_failed" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.reward_paid" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.pin_moved" | "api_key.pin_rolled_back" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "clock.advancing" | "clock.ready" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.completed" | "membership.expired" | "membership.extended" | "membership.past_due" | "membership.paused" | "membership.renewed" | "membership.resumed" | "membership.updated" | "payment.canceled" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated" | "webhook.disabled">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -5338,8 +5457,11 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    moveApiKeyPin: { input: MoveApiKeyPinInput; output: MoveApiKeyPinOutput };
+    rollbackApiKeyPin: { input: RollbackApiKeyPinInput; output: RollbackApiKeyPinOutput };
     listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
     retrieveUpgradeAssistant: { input: RetrieveUpgradeAssistantInput; output: RetrieveUpgradeAssistantOutput };
+    retrieveShadowReplay: { input: RetrieveShadowReplayInput; output: RetrieveShadowReplayOutput };
     listApps: { input: ListAppsInput; output: ListAppsOutput };
     createApp: { input: CreateAppInput; output: CreateAppOutput };
     retrieveApp: { input: RetrieveAppInput; output: RetrieveAppOutput };
@@ -5590,6 +5712,8 @@ export interface Operations {
     retrieveWebhookReplay: { input: RetrieveWebhookReplayInput; output: RetrieveWebhookReplayOutput };
     rotateWebhookSecret: { input: RotateWebhookSecretInput; output: RotateWebhookSecretOutput };
     testWebhook: { input: TestWebhookInput; output: TestWebhookOutput };
+    openWebhookSideBySide: { input: OpenWebhookSideBySideInput; output: OpenWebhookSideBySideOutput };
+    endWebhookSideBySide: { input: EndWebhookSideBySideInput; output: EndWebhookSideBySideOutput };
     updateWebhook: { input: UpdateWebhookInput; output: UpdateWebhookOutput };
     deleteWebhook: { input: DeleteWebhookInput; output: DeleteWebhookOutput };
 }

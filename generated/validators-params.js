@@ -1902,6 +1902,88 @@ validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 return validate18;
 })();
 
+export const query_462dacd4b010 = (() => {
+const schema21 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
+const formats_date = inputFormats.date;
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate18.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "target")){
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.target !== undefined){
+let data_target_0 = data.target;
+const _errs_target_0 = errors;
+if(typeof data_target_0 !== "string"){
+let dataType_target_0 = typeof data_target_0;
+let coerced_target_0 = undefined;
+if(dataType_target_0 == 'object' && Array.isArray(data_target_0) && data_target_0.length == 1){
+data_target_0 = data_target_0[0];
+dataType_target_0 = typeof data_target_0;
+if(typeof data_target_0 === "string"){
+coerced_target_0 = data_target_0;
+}
+}
+if(!(coerced_target_0 !== undefined)){
+if(dataType_target_0 == "number" || dataType_target_0 == "boolean"){
+coerced_target_0 = "" + data_target_0;
+}
+else if(data_target_0 === null){
+coerced_target_0 = "";
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced_target_0 !== undefined){
+data_target_0 = coerced_target_0;
+if(data !== undefined){
+data["target"] = coerced_target_0;
+}
+}
+}
+if(errors === _errs_target_0){
+if(errors === _errs_target_0){
+if(typeof data_target_0 === "string"){
+if(!(formats_date.validate(data_target_0))){
+validate18.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return validate18;
+})();
+
 export const query_5cd5b869603b = (() => {
 const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 const func_hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -39266,9 +39348,10 @@ return validate18;
 })();
 
 export const query_listWebhookDeliveries = (() => {
-const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100},"replay_id":{"type":"string","maxLength":64,"pattern":"^whrp_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const schema21 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100},"replay_id":{"type":"string","maxLength":64,"pattern":"^whrp_[A-Za-z0-9]+$"},"api_version_date":{"type":"string","format":"date"}},"additionalProperties":false};
 const func_ucs2length = require("ajv/dist/runtime/ucs2length").default;
 const pattern_1d126a38 = new RegExp("^whrp_[A-Za-z0-9]+$", "u");
+const formats_date = inputFormats.date;
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39284,7 +39367,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type")) || (key0 === "replay_id"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type")) || (key0 === "replay_id")) || (key0 === "api_version_date"))){
 validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -39621,6 +39704,55 @@ var valid0 = _errs_replay_id_0 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data_api_version_date_0 = data.api_version_date;
+const _errs_api_version_date_0 = errors;
+if(typeof data_api_version_date_0 !== "string"){
+let dataType_api_version_date_0 = typeof data_api_version_date_0;
+let coerced_api_version_date_0 = undefined;
+if(dataType_api_version_date_0 == 'object' && Array.isArray(data_api_version_date_0) && data_api_version_date_0.length == 1){
+data_api_version_date_0 = data_api_version_date_0[0];
+dataType_api_version_date_0 = typeof data_api_version_date_0;
+if(typeof data_api_version_date_0 === "string"){
+coerced_api_version_date_0 = data_api_version_date_0;
+}
+}
+if(!(coerced_api_version_date_0 !== undefined)){
+if(dataType_api_version_date_0 == "number" || dataType_api_version_date_0 == "boolean"){
+coerced_api_version_date_0 = "" + data_api_version_date_0;
+}
+else if(data_api_version_date_0 === null){
+coerced_api_version_date_0 = "";
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced_api_version_date_0 !== undefined){
+data_api_version_date_0 = coerced_api_version_date_0;
+if(data !== undefined){
+data["api_version_date"] = coerced_api_version_date_0;
+}
+}
+}
+if(errors === _errs_api_version_date_0){
+if(errors === _errs_api_version_date_0){
+if(typeof data_api_version_date_0 === "string"){
+if(!(formats_date.validate(data_api_version_date_0))){
+validate18.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs_api_version_date_0 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -41421,88 +41553,6 @@ var valid0 = _errs_to_date_0 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate18.errors = vErrors;
-return errors === 0;
-}
-validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-return validate18;
-})();
-
-export const query_retrieveUpgradeAssistant = (() => {
-const schema21 = {"type":"object","properties":{"target":{"type":"string","format":"date"}},"additionalProperties":false};
-const formats_date = inputFormats.date;
-
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate18.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "target")){
-validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.target !== undefined){
-let data_target_0 = data.target;
-const _errs_target_0 = errors;
-if(typeof data_target_0 !== "string"){
-let dataType_target_0 = typeof data_target_0;
-let coerced_target_0 = undefined;
-if(dataType_target_0 == 'object' && Array.isArray(data_target_0) && data_target_0.length == 1){
-data_target_0 = data_target_0[0];
-dataType_target_0 = typeof data_target_0;
-if(typeof data_target_0 === "string"){
-coerced_target_0 = data_target_0;
-}
-}
-if(!(coerced_target_0 !== undefined)){
-if(dataType_target_0 == "number" || dataType_target_0 == "boolean"){
-coerced_target_0 = "" + data_target_0;
-}
-else if(data_target_0 === null){
-coerced_target_0 = "";
-}
-else {
-validate18.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced_target_0 !== undefined){
-data_target_0 = coerced_target_0;
-if(data !== undefined){
-data["target"] = coerced_target_0;
-}
-}
-}
-if(errors === _errs_target_0){
-if(errors === _errs_target_0){
-if(typeof data_target_0 === "string"){
-if(!(formats_date.validate(data_target_0))){
-validate18.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
 }
 }
 }

@@ -13,6 +13,7 @@ export { normaliseField, normaliseFields };
 import { checkReferences, type Locator } from './check-references.js';
 import { checkInputRules } from './input-rules.js';
 import { resolveAliases } from './aliases.js';
+import { checkSunsets } from './sunset-evidence.js';
 import { storedModels } from './plain/stored-resources.js';
 import { plainModels } from './plain/plain-operations.js';
 import { readTables } from './emit-rows.js';
@@ -209,6 +210,7 @@ export function loadSpec(root: string): LoadedSpec {
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...resolveAliases(spec, at));
   problems.push(...checkReferences(spec, at));
+  problems.push(...checkSunsets(spec, at, root));
   if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems, readTables(root));
   if (problems.length) throw new SpecError(problems);
   problems.push(...checkInputRules(spec, at));

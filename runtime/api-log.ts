@@ -17,7 +17,8 @@ import { query } from './request-db.js';
 const LOG_SEPARATOR = '\x1f';
 
 /** A group's columns, in api_log_batches' order. */
-const COLUMNS = ['apiKeyId', 'userId', 'kind', 'operation', 'method', 'path', 'status', 'durationMs', 'version', 'requestId', 'atMs'] as const;
+const COLUMNS = ['apiKeyId', 'userId', 'kind', 'operation', 'method', 'path', 'status', 'durationMs', 'version', 'requestId', 'atMs',
+  'target'] as const;
 
 type Group = { [name in (typeof COLUMNS)[number]]: (string | number | null)[] } & {
   accountId: string | null; firstMs: number; lastMs: number;
@@ -39,14 +40,14 @@ function appFailures(groups: Group[]): unknown[][] {
 }
 
 const INSERT_BATCHES = `insert into api_log_batches (id, account_id, first_at, last_at, entries, api_key_ids, user_ids, kinds, operations,
-    methods, paths, statuses, durations, versions, request_ids, created_ms)
+    methods, paths, statuses, durations, versions, request_ids, created_ms, targets)
   select 'alogb_' || lpad(to_hex(g.first_ms), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 14), g.account_id,
     timestamptz 'epoch' + g.first_ms * interval '1 millisecond', timestamptz 'epoch' + g.last_ms * interval '1 millisecond', g.entries,
-    g.api_key_ids, g.user_ids, g.kinds, g.operations, g.methods, g.paths, g.statuses, g.durations, g.versions, g.request_ids, g.created_ms
+    g.api_key_ids, g.user_ids, g.kinds, g.operations, g.methods, g.paths, g.statuses, g.durations, g.versions, g.request_ids, g.created_ms, g.targets
   from unnest($1::text[], $2::bigint[], $3::bigint[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-    $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+    $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
     as g(account_id, first_ms, last_ms, entries, api_key_ids, user_ids, kinds, operations, methods, paths, statuses, durations, versions,
-      request_ids, created_ms)`;
+      request_ids, created_ms, targets)`;
 const INSERT_WITH_APP_LOGS = `with batched as (${INSERT_BATCHES})
   insert into app_logs (id, account_id, app_id, app_build_id, source, level, message, request_id, request_method,
     request_path, response_status, outcome, wall_time_ms, created_at)
@@ -55,7 +56,7 @@ const INSERT_WITH_APP_LOGS = `with batched as (${INSERT_BATCHES})
     f.method || ' ' || f.path || ' answered ' || f.status || ' (' || f.operation || ')', f.request_id, f.method, f.path,
     f.status, case when f.status >= 500 then 'server_error' else 'client_error' end, f.duration_ms,
     timestamptz 'epoch' + f.at_ms * interval '1 millisecond'
-  from unnest($16::text[], $17::int[], $18::text[], $19::text[], $20::text[], $21::text[], $22::int[], $23::bigint[])
+  from unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::int[], $24::bigint[])
     as f(app_id, status, method, path, operation, request_id, duration_ms, at_ms)
   join apps a on a.id = f.app_id`;
 /** The writer's own statements, for whoever counts a request's statements (the bench) to leave them out. */
@@ -63,7 +64,9 @@ export const API_LOG_STATEMENTS: ReadonlySet<string> = new Set([INSERT_BATCHES, 
 
 export interface ApiLogWriter {
   record(entry: { principal: Principal; operation: string; method: string; path: string; status: number;
-    durationMs: number; version: string | null; requestId: string }): void;
+    durationMs: number; version: string | null; requestId: string;
+    /** a read's path and query as asked (below the base path), for the shadow replay; absent for writes */
+    target?: string | null }): void;
   /** writes everything buffered now (tests await it instead of sleeping) */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -120,7 +123,7 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
       let g = groups.get(key);
       if (!g) {
         g = { accountId, firstMs: atMs, lastMs: atMs, apiKeyId: [], userId: [], kind: [], operation: [], method: [], path: [], status: [],
-          durationMs: [], version: [], requestId: [], atMs: [], appId: [] };
+          durationMs: [], version: [], requestId: [], atMs: [], target: [], appId: [] };
         groups.set(key, g);
       }
       if (atMs < g.firstMs) g.firstMs = atMs;
@@ -136,6 +139,7 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
       g.version.push(e.version ?? '');
       g.requestId.push(e.requestId);
       g.atMs.push(atMs);
+      g.target.push(e.target ?? '');
       g.appId.push(p.appId ?? null);
       if (++buffered >= batchRows) void flush();
       else schedule();

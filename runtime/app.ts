@@ -28,6 +28,7 @@ import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { api } from './api-definition.js';
 import { secretPathRedactor, type SecretRoute } from './secret-paths.js';
+import { replayOf, serveReplaysWith } from './replay.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
 export interface ExtraRoute {
@@ -80,6 +81,11 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   // Request logs write paths with their declared secrets redacted; never the query (runtime/secret-paths.ts).
   const loggedPath = secretPathRedactor([...extraRoutes, ...mounts.flatMap((m) => m.secretRoutes ?? []),
     ...operations.map((op) => ({ path: `${basePath}${op.path}`, secretParams: op.secretParams }))]);
+  // A read's path and query as asked, for the shadow replay (migrations/640_api_log_targets.ts); none for a path
+  // holding a secret, which is never stored.
+  const withSecrets = new Set(operations.filter((op) => op.secretParams?.length).map((op) => op.id));
+  const targetOf = (ctx: RequestContext, operationId: string) => (ctx.method !== 'GET' || withSecrets.has(operationId)
+    || !ctx.path.startsWith(basePath) ? null : `${ctx.path.slice(basePath.length)}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   const clientRoutes = segmentRouter(basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
@@ -111,9 +117,11 @@ export function createApp(options: AppOptions): Koa<RequestState> {
       metrics.observe(ctx, (performance.now() - started) / 1000);
       // Labelled together (below and in runtime/pipeline/run-operation.ts): a request with a path template has its operation.
       const { principal, operationId, operationPath } = ctx.state;
-      if (apiLogs && principal && operationPath && operationId !== undefined) {
+      // An in-process replay (runtime/replay.ts) is the platform's request, not the key's: not logged.
+      if (apiLogs && principal && operationPath && operationId !== undefined && !replayOf(ctx)) {
         apiLogs.record({ principal, operation: operationId, method: ctx.method, path: templateOf(operationPath),
-          status: ctx.status, durationMs: performance.now() - started, version: ctx.state.version ?? null, requestId });
+          status: ctx.status, durationMs: performance.now() - started, version: ctx.state.version ?? null, requestId,
+          target: targetOf(ctx, operationId) });
       }
       if (logger.isLevelEnabled('info')) {
         logger.info({ request_id: requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status,
@@ -170,6 +178,15 @@ export function createApp(options: AppOptions): Koa<RequestState> {
     const origin = ctx.get('Origin');
     if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);
+    const replay = replayOf(ctx);
+    if (replay) {
+      // Its caller and connection (in a read-only transaction) are given in-process: no credential, no budget.
+      ctx.state.db = replay.db;
+      ctx.state.principal = replay.principal;
+      ctx.state.version = resolveVersion(ctx.get('Api-Version-Date') || undefined, replay.principal.versionPin);
+      ctx.set('Api-Version-Date', ctx.state.version);
+      return onCredentialClock(replay.db, replay.principal.clockId, next);
+    }
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
       const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
@@ -184,6 +201,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   });
   app.use(routes.middleware);
   for (const mount of mounts) app.use(mount({ db, operations, rateLimits: options.rateLimits }));
+  serveReplaysWith(app);
   if (extraRoutes.length) {
     const extra = new Router<RequestState>();
     for (const route of extraRoutes) {

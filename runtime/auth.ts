@@ -70,10 +70,7 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
       await touchLastUsed(db, key.id);
       credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, lastUsedMs: Date.now() }));
     }
-    return {
-      kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
-      rateLimitMultiplier: key.rate_limit_multiplier, appId: key.app_id, clockId: key.clockId,
-    };
+    return keyPrincipal(key);
   }
   if (secret.startsWith('utok_')) {
     const hash = hashSecret(secret);
@@ -102,10 +99,28 @@ interface ApiKeyRow {
   clockId: string | null;
 }
 
-async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
-  const [key] = await query(db, `select id, account_id, app_id, role, statements, ip_allowlist, api_version_date, expires_at,
-    revoked_at, last_used_at, rate_limit_multiplier, (select a.clock_id from accounts a where a.id = api_keys.account_id) as clock_id
-    from api_keys where secret_hash = $1`, [hash]);
+function keyPrincipal(key: ApiKeyRow): Principal {
+  return {
+    kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
+    rateLimitMultiplier: key.rate_limit_multiplier, appId: key.app_id, clockId: key.clockId,
+  };
+}
+
+const API_KEY_COLUMNS = `id, account_id, app_id, role, statements, ip_allowlist, api_version_date, expires_at,
+    revoked_at, last_used_at, rate_limit_multiplier, (select a.clock_id from accounts a where a.id = api_keys.account_id) as clock_id`;
+const API_KEY_BY_HASH = `select ${API_KEY_COLUMNS} from api_keys where secret_hash = $1`;
+const API_KEY_BY_ID = `select ${API_KEY_COLUMNS} from api_keys where id = $1`;
+
+/** The caller an API key is, found by its id rather than its secret: for the platform's own in-process replays of
+ * the key's reads (runtime/replay.ts), which must act as the key without knowing its secret. Null when the key is
+ * unknown, revoked or expired (it could not call). */
+export async function apiKeyPrincipal(db: Knex, id: string): Promise<Principal | null> {
+  const key = await loadApiKey(db, id, API_KEY_BY_ID);
+  return key && !key.revoked_at && !isPast(key.expires_at) ? keyPrincipal(key) : null;
+}
+
+async function loadApiKey(db: Knex, value: string, statement = API_KEY_BY_HASH): Promise<ApiKeyRow | null> {
+  const [key] = await query(db, statement, [value]);
   if (!key) return null;
   return {
     id: key.id, account_id: key.account_id, app_id: key.app_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,

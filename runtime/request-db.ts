@@ -120,6 +120,13 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
       return work(trx, opened);
     });
   }
+  if (conn[READ_ONLY]) {
+    // Inside a replay's read-only transaction (below): its statements run in it; a write fails there, and a COMMIT
+    // would end it early.
+    const opened: any[][] = [];
+    for (const statement of opening) opened.push((await send(conn, { text: statement, values: [] })).rows ?? []);
+    return work(db, opened);
+  }
   const begun = await send(conn, { text: ['BEGIN', ...opening].join('; '), values: [] });
   // A multi-statement simple query answers with one result per statement.
   const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
@@ -145,9 +152,33 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
 const IN_TRANSACTION = Symbol('inside inTransaction');
+const READ_ONLY = Symbol('inside inReadOnlyTransaction');
 
 /** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
-type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true };
+type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true };
+
+/**
+ * Runs `work` on the request's own connection in a read-only transaction that is always rolled back: PostgreSQL
+ * refuses any write in it (a replayed read, runtime/replay.ts, can change nothing). Only on a request's connection.
+ */
+export async function inReadOnlyTransaction<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  const conn = requestConnection(db);
+  if (!conn) throw new Error('inReadOnlyTransaction needs a request\'s own connection (withConnection)');
+  if (conn[READ_ONLY] || conn[IN_TRANSACTION]) throw new Error('inReadOnlyTransaction cannot run inside a transaction');
+  await send(conn, { text: 'BEGIN TRANSACTION READ ONLY', values: [] });
+  conn[READ_ONLY] = true;
+  try {
+    return await work();
+  } finally {
+    delete conn[READ_ONLY];
+    delete conn[AT_COMMIT];
+    try {
+      await send(conn, { text: 'ROLLBACK', values: [] });
+    } catch (e) {
+      (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = e;
+    }
+  }
+}
 function requestConnection(db: Knex): RequestConnection | undefined {
   return (db as unknown as Record<symbol, RequestConnection | undefined>)[RAW_CLIENT];
 }

@@ -9,13 +9,14 @@ import { authenticationRoutes, oauthRoutes } from '../sandbox/pages/index.js';
 import { transferRoutes } from '../handlers/transfers/index.js';
 import { checkoutRoutes } from '../handlers/checkout/index.js';
 import { v2GuideRoutes } from '../handlers/v2/index.js';
+import { workbenchRoutes } from '../handlers/api_keys/index.js';
 import { v2Api } from '../runtime/v2/legacy-api.js';
 import { v2Routes, v2Settings } from '../generated/v2-routes.js';
 import { operations } from '../generated/routes.js';
 import type { SecretRoute } from '../runtime/secret-paths.js';
 
 export const extraRoutes: ExtraRoute[] = [...receiptRoutes, ...authenticationRoutes, ...oauthRoutes, ...transferRoutes, ...checkoutRoutes, ...v2GuideRoutes, ...fileRoutes,
-  ...hostedAppRoutes, ...websiteRoutes];
+  ...hostedAppRoutes, ...websiteRoutes, ...workbenchRoutes];
 
 /** The deprecated v2 API (spec/v2.yaml), served beside the Current API over the same operations. */
 export const mounts: Mount[] = [Object.assign(

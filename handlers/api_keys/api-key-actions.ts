@@ -8,12 +8,16 @@ import { checkExpiry, checkIpAllowlist } from './api-key-policy.js';
 
 /** PATCH /api_keys/{id} (plain update): a revoked key is final; the sent settings are checked as on create. The
  * policy is fixed at creation (the body cannot name it). */
-export const update: UpdateHook<'updateApiKey'> = (key, body) => {
+export const update: UpdateHook<'updateApiKey'> = async (key, body, ctx) => {
   if (key.revoked_at) throw conflict(`The API key ${key.id} has been revoked and can no longer be changed`);
   const checked = { ...body };
   if (body.ip_allowlist !== undefined) checked.ip_allowlist = checkIpAllowlist(body.ip_allowlist);
   if (body.expires_at !== undefined) checked.expires_at = checkExpiry(body.expires_at);
   if (body.api_version_date !== undefined) checked.api_version_date = parseVersionDate(body.api_version_date, 'api_version_date');
+  // A pin set by hand supersedes a move's way back (./pin-moves.ts): a rollback would return to a pin left long ago.
+  if (key.pin_rollback_until && checked.api_version_date !== undefined) {
+    await ctx.db('api_keys').where({ id: key.id }).update({ pin_rollback_until: null });
+  }
   return checked;
 };
 

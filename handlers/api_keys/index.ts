@@ -3,6 +3,7 @@
 
 // Used by the wiring and the entry points
 export { issueApiKey } from './api-key-service.js';
+export { workbenchRoutes } from './workbench-page.js';
 
 // Bound by generated routes and resources
 export { apiKeyPermissions, apiKeyStatus } from './api-key-fields.js';

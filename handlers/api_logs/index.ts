@@ -5,6 +5,7 @@
 export { PURGE_API_LOGS, purgeApiLogsTask } from './purge.js';
 export { upgradeAssistant } from './upgrade-assistant.js';
 export type { UpgradeAssistant } from './upgrade-assistant.js';
+export { shadowReplay } from './shadow-replay.js';
 
 // Used by tests and the bench
 export { purgeApiLogs } from './purge.js';

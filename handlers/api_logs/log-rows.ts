@@ -12,8 +12,8 @@ export const LOG_ROWS = `('alog_' || lpad(to_hex(r.at_ms), 12, '0') || substr(r.
     r.duration_ms, r.api_version, r.request_id, timestamptz 'epoch' + r.at_ms * interval '1 millisecond' as created_at`;
 export const UNNEST_LOGS = `cross join lateral unnest(${split('api_key_ids')}, ${split('user_ids')}, ${split('kinds')},
     ${split('operations')}, ${split('methods')}, ${split('paths')}, ${split('statuses', 'int')}, ${split('durations', 'int')},
-    ${split('versions')}, ${split('request_ids')}, ${split('created_ms', 'bigint')})
-    as r(api_key_id, user_id, credential_kind, operation, method, path, status, duration_ms, api_version, request_id, at_ms)`;
+    ${split('versions')}, ${split('request_ids')}, ${split('created_ms', 'bigint')}, ${split('targets')})
+    as r(api_key_id, user_id, credential_kind, operation, method, path, status, duration_ms, api_version, request_id, at_ms, target)`;
 
 /** How far a batch's first request can precede its last (the writer's grouping), as an SQL interval. */
 export const BATCH_SPAN = `interval '${API_LOG_BATCH_MS} milliseconds'`;

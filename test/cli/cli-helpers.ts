@@ -23,6 +23,8 @@ export interface CliWorld {
   cli(...args: string[]): Promise<CliRun>;
   get(path: string, secret: string): Promise<{ status: number; body: any }>;
   send(method: string, path: string, secret: string, body: unknown): Promise<{ status: number; body: any }>;
+  /** writes the server's buffered api logs, which the CLI then reads */
+  flushApiLogs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startCliWorld(options: { worker?: boolean } = {}): Promise
     cli: (...args) => runCli(args, { ...process.env, DATABASE_URL: databaseUrl }),
     get: (path, secret) => call('GET', path, secret),
     send: call,
+    async flushApiLogs() { await server.apiLogs?.flush(); },
     async close() {
       await server.close();
       await db.destroy();

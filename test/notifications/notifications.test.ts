@@ -176,7 +176,7 @@ t('topics and preferences', async () => {
   assert.is(topics.status, 200);
   assert.equal(topics.body.data.map((x: { identifier: string }) => x.identifier),
     ['payment_received', 'payout_failed', 'dispute_opened', 'team_invitation', 'transfer_invitation', 'cardholder_onboarding', 'card_transaction', 'app_message',
-      'webhook_disabled']);
+      'webhook_disabled', 'deprecated_usage']);
   assert.equal(topics.body.data[0], { id: 'ntop_paymentreceived', object: 'notification_topic', identifier: 'payment_received', name: 'Payment received', description: topics.body.data[0].description });
   const o = await makeOwner(app.db);
   assert.is((await call('GET', '/notifications/topics', o.key, { query: { first: 3 } })).body.data.length, 3, 'API keys read the catalogue too');

@@ -248,9 +248,14 @@ const UPS = '1Z999AA10123456784';
 const BOUNTY = (ctx: HintContext) => ({ ...ofAccount(ctx), title: 'Smoke bounty', description: 'Find a bug', gross_reward_amount: 10, accepted_submissions_limit: 1 });
 const hostname = (ctx: HintContext) => `pay-${ctx.unique()}.example.com`;
 const ofAccount = (ctx: HintContext) => ({ account_id: ctx.world.accountId });
+/** A fresh key pinned below the latest version, so a pin move to the latest has somewhere to go. */
+const keyOnOlderPin = async (ctx: HintContext): Promise<string> =>
+  (await ctx.call('POST', '/api_keys', { ...ofAccount(ctx), name: 'Upgrading', role: 'viewer', api_version_date: '2026-08-14' }, 'user_token')).id;
 /** A webhook subscription of its own (the world's may be deleted by then), made with what every pin takes, to an
  * event the suite seldom causes: one listening to every event would add a delivery to each later call's work. */
 const QUIET_EVENT = 'review.removed';
+/** A side-by-side window's end: a day from now. */
+const sideBySideUntil = () => new Date(Date.now() + 86_400_000).toISOString();
 const webhook = async (ctx: HintContext): Promise<string> =>
   (await ctx.call('POST', '/webhooks', { url: 'https://example.com/hooks', events: [QUIET_EVENT] })).id;
 /** A test delivery of a fresh subscription, once its first attempt is over (a delivery being sent cannot be resent). */
@@ -320,6 +325,13 @@ export const HINTS: Record<string, Hint> = {
   cancelMembership: { inputs: async (ctx) => ({ path: { id: await membership(ctx) } }) },
   openSandboxResolutionCenterCase: { inputs: async (ctx) => ({ body: { payment_id: (await collected(ctx)).id, reason: 'item_not_received', message: 'It never came' } }) },
   rotateApiKey: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', '/api_keys', { ...ofAccount(ctx), name: 'Rotated', role: 'viewer' }, 'user_token')).id } }) },
+  // A key on an older pin moves to the latest (the default target); one just moved has its way back open.
+  moveApiKeyPin: { inputs: async (ctx) => ({ path: { id: await keyOnOlderPin(ctx) }, body: {} }) },
+  rollbackApiKeyPin: { inputs: async (ctx) => {
+    const id = await keyOnOlderPin(ctx);
+    await ctx.call('POST', `/api_keys/${id}/move_pin`, {}, 'user_token');
+    return { path: { id } };
+  } },
   extendMembership: { inputs: async (ctx) => ({ path: { id: await membership(ctx) }, body: { days: 7 } }) },
   pauseMembership: { inputs: async (ctx) => ({ path: { id: await membership(ctx) } }) },
   resumeMembership: {
@@ -513,6 +525,15 @@ export const HINTS: Record<string, Hint> = {
   retrieveWebhookReplay: { inputs: async (ctx) => ({ path: { id: (await ctx.call('POST', `/webhooks/${await webhook(ctx)}/replay`, { since: SINCE })).id } }) },
   rotateWebhookSecret: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) } }) },
   testWebhook: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) }, body: { event: QUIET_EVENT } }) },
+  // the fresh subscription is unpinned, so any version is a second one; until within the 30 days
+  openWebhookSideBySide: { inputs: async (ctx) => ({ path: { id: await webhook(ctx) }, body: { version: headVersion(), until: sideBySideUntil() } }) },
+  endWebhookSideBySide: {
+    inputs: async (ctx) => {
+      const id = await webhook(ctx);
+      await ctx.call('POST', `/webhooks/${id}/side_by_side`, { version: headVersion(), until: sideBySideUntil() });
+      return { path: { id }, body: { keep: 'current' } };
+    },
+  },
 };
 
 /** Operations whose 2xx needs a state that only time or an outside event brings; the reason is printed. */

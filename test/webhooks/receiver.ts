@@ -10,6 +10,8 @@ export interface Received {
   body: string;
   json: any;
   verified: boolean;
+  /** the webhook-version header: the version the payload is rendered at */
+  version?: string;
 }
 
 export interface Receiver {
@@ -32,7 +34,8 @@ export async function startReceiver(): Promise<Receiver> {
         id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']),
         signature: String(req.headers['webhook-signature']),
       };
-      state.received.push({ ...headers, body, json: JSON.parse(body), verified: verify(state.secret, headers, body) });
+      state.received.push({ ...headers, body, json: JSON.parse(body), verified: verify(state.secret, headers, body),
+        version: req.headers['webhook-version'] as string | undefined });
       const { status, delayMs, headers: answerHeaders } = state.respond;
       setTimeout(() => res.writeHead(status, answerHeaders).end(), delayMs);
     });

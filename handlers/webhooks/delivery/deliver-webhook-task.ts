@@ -68,8 +68,9 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
   // A test event (POST /webhooks/{id}/test) is stored with no account, so nothing else acts on it: its payload names
   // the subscription's account and says test.
   if (delivery.test) Object.assign(event, { test: true, account_id: webhook.account_id });
-  const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
-    ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
+  // A side-by-side window's second delivery names its version; any other renders at the pin as it is now.
+  const rendered = delivery.api_version_date ?? webhook.api_version_date;
+  const pin = rendered ? String(rendered instanceof Date ? rendered.toISOString() : rendered).slice(0, 10) : null;
   await withSecretLinks(db, event);
   // v2 and v5 (legacy) subscriptions get their own envelopes, their data at the pre-versioning model.
   const legacy = webhook.payload_format === 'v2' || webhook.payload_format === 'v5';
@@ -87,6 +88,8 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
       'webhook-id': delivery.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(webhook, delivery.id, timestamp, body), // two while a rotation overlaps
+      // the version the payload is rendered at, so a receiver of a side-by-side window tells the two apart unparsed
+      ...(legacy ? {} : { 'webhook-version': pin ?? 'unpinned' }),
     }, body)
     : { status: null, error: refused };
   const attempt = delivery.attempts + 1;

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { newId } from '../../../runtime/ids.js';
 import { deliveryQueue } from './delivery-queue.js';
+import { clearEndedWindow } from '../side-by-side.js';
 
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 export const deliveryJobKey = (deliveryId: string) => `deliver:${deliveryId}`;
@@ -21,18 +22,27 @@ export async function dispatchEvent(db: Knex, eventId: string): Promise<number> 
       .where((q) => q.where('w.account_id', event.account_id).orWhere((c) => c
         .where('w.include_connected_accounts', true)
         .whereIn('w.account_id', trx('accounts').select('parent_id').where('id', event.account_id))))
-      .select('w.id', 'w.enabled') : [];
+      .select('w.id', 'w.enabled', trx.raw(`case when w.side_by_side_until > now()
+        then to_char(w.side_by_side_version, 'YYYY-MM-DD') end as second_version`), trx.raw('w.side_by_side_until <= now() as window_ended')) : [];
     // In its subscription's queue, due at the event's time: a subscription's deliveries run in the order of their events.
     const runAt = new Date(Math.min(new Date(event.created_at).getTime(), Date.now()));
-    for (const { id: webhookId, enabled } of subscriptions) {
-      const [delivery] = await trx('webhook_deliveries')
-        .insert({ id: newId('whdl_'), webhook_id: webhookId, event_id: event.id, ...(enabled
-          ? { status: 'pending', next_attempt_at: trx.fn.now() } : { status: 'failed', next_attempt_at: null }) })
-        // once per subscription and event (a replay's deliveries of the same event are outside this index: migration 610)
-        .onConflict(trx.raw('(webhook_id, event_id) where replay_id is null')).ignore().returning('id');
-      if (delivery && enabled) {
-        await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: delivery.id },
-          { jobKey: deliveryJobKey(delivery.id), runAt, queueName: deliveryQueue(webhookId) });
+    for (const { id: webhookId, enabled, second_version: secondVersion, window_ended: windowEnded } of subscriptions) {
+      // A side-by-side window past its until ends here, keeping the pin (side-by-side.ts).
+      if (windowEnded) await clearEndedWindow(trx, webhookId);
+      // null: at the pin when sent; during a side-by-side window, a second delivery at its version too. Both are in
+      // the subscription's one queue: they go to the same url, and a failed attempt waits as a retry job without
+      // holding the queue, so a receiver failing one rendering does not hold back the other.
+      for (const version of secondVersion ? [null, secondVersion] : [null]) {
+        const [delivery] = await trx('webhook_deliveries')
+          .insert({ id: newId('whdl_'), webhook_id: webhookId, event_id: event.id, api_version_date: version, ...(enabled
+            ? { status: 'pending', next_attempt_at: trx.fn.now() } : { status: 'failed', next_attempt_at: null }) })
+          // once per subscription, event and version (a replay's deliveries of the same event are outside this index:
+          // migrations 610 and 630)
+          .onConflict(trx.raw('(webhook_id, event_id, api_version_date) where replay_id is null')).ignore().returning('id');
+        if (delivery && enabled) {
+          await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: delivery.id },
+            { jobKey: deliveryJobKey(delivery.id), runAt, queueName: deliveryQueue(webhookId) });
+        }
       }
     }
     await trx('events').where({ id: event.id }).update({ dispatched_at: trx.fn.now() });
