@@ -3,9 +3,9 @@
 // unwraps like any; the client's Webhook shape (2026-07-20) has testable_events.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, until, type Receiver, type Received } from '../webhooks/receiver.js';
+import { withAppAndReceiver, until, type Receiver, type Received } from '../webhooks/receiver.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { PIN, raw, sdk } from './sdk-helpers.js';
@@ -13,14 +13,7 @@ import { PIN, raw, sdk } from './sdk-helpers.js';
 const t = suite('sdk: webhook secret rotation and test events');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 /** An account.updated event of the account's. */
 async function touch(o: { key: string; accountId: string }, title: string): Promise<void> {

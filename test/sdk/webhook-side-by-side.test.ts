@@ -3,9 +3,9 @@
 // client; ending the window keeping the second moves the pin; a window past its until ends by itself.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, until, type Receiver, type Received } from '../webhooks/receiver.js';
+import { withAppAndReceiver, until, type Receiver, type Received } from '../webhooks/receiver.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { LATEST, PIN, raw, sdk } from './sdk-helpers.js';
@@ -13,14 +13,7 @@ import { LATEST, PIN, raw, sdk } from './sdk-helpers.js';
 const t = suite('sdk: webhooks side by side during a version move');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 type Owner = { key: string; accountId: string };
 const headersOf = (r: Received) => ({ 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature });

@@ -2,9 +2,9 @@
 // the subscription from every read (404), and sends nothing more to it, whether already queued or newly raised.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { withAppAndReceiver, type Receiver } from './receiver.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 
@@ -12,14 +12,7 @@ const HEAD = '2026-09-06';
 const t = suite('webhooks: deleting a subscription with deliveries');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 /** Fans out the events not yet dispatched, as the worker's dispatch_event job would. */
 async function dispatchQueued(): Promise<void> {

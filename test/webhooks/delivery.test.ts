@@ -3,9 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import pino from 'pino';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, until, type Receiver } from './receiver.js';
+import { withAppAndReceiver, startReceiver, until, type Receiver } from './receiver.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { RETRY_SCHEDULE_SECONDS, retryDelaySeconds } from '../../handlers/webhooks/delivery/retry-schedule.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
@@ -18,14 +18,7 @@ const HEAD = '2026-09-06';
 const t = suite('webhooks: delivery');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 async function subscribe(o: { key: string; accountId: string }, pin: string | null, events = ['account.updated']) {
   const res = await app.request('POST', '/webhooks', {

@@ -3,9 +3,9 @@
 // secret with an overlap signed by both, and send test events; each listed with its attempts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, until, type Receiver } from './receiver.js';
+import { withAppAndReceiver, until, type Receiver } from './receiver.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { verify } from '../../handlers/webhooks/delivery/signature.js';
@@ -15,14 +15,7 @@ const HEAD = '2026-09-06';
 const t = suite('webhooks: resend, replay, secret rotation, test events');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 type Owner = Awaited<ReturnType<typeof makeOwner>>;
 

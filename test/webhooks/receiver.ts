@@ -1,5 +1,7 @@
 // A webhook receiver on loopback that verifies Standard Webhooks signatures, as an integrator's server would.
 import { createServer, type Server } from 'node:http';
+import type { Test } from 'uvu';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { until as poll } from '../helpers/poll.js';
 import { verify } from '../../handlers/webhooks/delivery/signature.js';
 
@@ -50,3 +52,18 @@ export async function startReceiver(): Promise<Receiver> {
 
 export const until = <T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000) =>
   poll(probe, what, { timeoutMs, everyMs: 50 });
+
+/** A suite's test app and one receiver, started before its tests and closed after them; `use` is handed both. */
+export function withAppAndReceiver(t: Test, use: (app: TestApp, receiver: Receiver) => void): void {
+  let app: TestApp;
+  let receiver: Receiver;
+  t.before(async () => {
+    app = await startTestApp();
+    receiver = await startReceiver();
+    use(app, receiver);
+  });
+  t.after(async () => {
+    await receiver.close();
+    await app.close();
+  });
+}

@@ -5,9 +5,9 @@
 // account's team; later events are listed failed without a send; PATCH enabled true turns it back on.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { withAppAndReceiver, startReceiver, type Receiver } from './receiver.js';
 import { deliverWebhook } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
 import { RETRY_SCHEDULE_SECONDS, retryDelaySeconds } from '../../handlers/webhooks/delivery/retry-schedule.js';
@@ -18,14 +18,7 @@ const DAY = 86_400;
 const t = suite('webhooks: retries over days, Retry-After and 410 Gone');
 let app: TestApp;
 let receiver: Receiver;
-t.before(async () => {
-  app = await startTestApp();
-  receiver = await startReceiver();
-});
-t.after(async () => {
-  await receiver.close();
-  await app.close();
-});
+withAppAndReceiver(t, (a, r) => { app = a; receiver = r; });
 
 type Owner = Awaited<ReturnType<typeof makeOwner>>;
 
