@@ -48,16 +48,19 @@ const INSERT_BATCHES = `insert into api_log_batches (id, account_id, first_at, l
     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
     as g(account_id, first_ms, last_ms, entries, api_key_ids, user_ids, kinds, operations, methods, paths, statuses, durations, versions,
       request_ids, created_ms, targets)`;
+// A request line's id leads with its millisecond and its place in the batch, so two failures answered in the same
+// millisecond list (created_at, then id) in the order they were answered.
 const INSERT_WITH_APP_LOGS = `with batched as (${INSERT_BATCHES})
   insert into app_logs (id, account_id, app_id, app_build_id, source, level, message, request_id, request_method,
     request_path, response_status, outcome, wall_time_ms, created_at)
-  select 'aplog_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, a.id, a.production_web_build_id, 'request',
+  select 'aplog_' || lpad(to_hex(f.at_ms), 12, '0') || lpad(to_hex(f.ord), 4, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 13),
+    a.account_id, a.id, a.production_web_build_id, 'request',
     case when f.status >= 500 then 'error' else 'warn' end,
     f.method || ' ' || f.path || ' answered ' || f.status || ' (' || f.operation || ')', f.request_id, f.method, f.path,
     f.status, case when f.status >= 500 then 'server_error' else 'client_error' end, f.duration_ms,
     timestamptz 'epoch' + f.at_ms * interval '1 millisecond'
-  from unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::int[], $24::bigint[])
-    as f(app_id, status, method, path, operation, request_id, duration_ms, at_ms)
+  from unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::int[], $24::bigint[]) with ordinality
+    as f(app_id, status, method, path, operation, request_id, duration_ms, at_ms, ord)
   join apps a on a.id = f.app_id`;
 /** The writer's own statements, for whoever counts a request's statements (the bench) to leave them out. */
 export const API_LOG_STATEMENTS: ReadonlySet<string> = new Set([INSERT_BATCHES, INSERT_WITH_APP_LOGS]);
