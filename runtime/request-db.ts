@@ -138,7 +138,7 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     return result;
   } catch (e) {
     try {
-      await send(conn, { text: 'ROLLBACK', values: [] });
+      await send(conn, { text: ['ROLLBACK', ...(conn[ON_REFUSAL] ?? [])].join('; '), values: [] });
     } catch {
       // A connection that cannot roll back must not go back to the pool: knex's pg client evicts disposed ones.
       (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = e;
@@ -146,16 +146,18 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     throw e;
   } finally {
     delete conn[AT_COMMIT];
+    delete conn[ON_REFUSAL];
     delete conn[IN_TRANSACTION];
   }
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
+const ON_REFUSAL = Symbol('statements sent after the refusal\'s rollback');
 const IN_TRANSACTION = Symbol('inside inTransaction');
 const READ_ONLY = Symbol('inside inReadOnlyTransaction');
 
 /** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
-type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true };
+type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [ON_REFUSAL]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true };
 
 /**
  * Runs `work` on the request's own connection in a read-only transaction that is always rolled back: PostgreSQL
@@ -211,8 +213,24 @@ export async function rollbackToSavepoint(db: Knex, name: string): Promise<void>
     // The writes deferred to the commit (events, jobs) belong to the work undone: the request's one savepoint is
     // taken before its work, so none of them survives it.
     delete conn[AT_COMMIT];
-    await send(conn, { text: `ROLLBACK TO SAVEPOINT ${name}`, values: [] });
+    const kept = conn[ON_REFUSAL] ?? [];
+    delete conn[ON_REFUSAL];
+    await send(conn, { text: [`ROLLBACK TO SAVEPOINT ${name}`, ...kept].join('; '), values: [] });
   } else await db.raw(`ROLLBACK TO SAVEPOINT ${name}`);
+}
+
+/**
+ * A write that stands when the request is refused (a refusal that means a hold): inside the request's transaction
+ * it is sent after the refusal's ROLLBACK in the same round trip, or after the rollback to the request's savepoint
+ * when the refusal is kept for its idempotency key and committed with it; on success it is dropped, since the
+ * statement belongs to the refusal. Never on a second connection: a request holding a lock while it waits for the
+ * pool deadlocks once every other pooled connection waits on that lock (20 concurrent payouts of one account past
+ * the KYC limit hung the server, `npm run bench`'s POST /payouts). Outside a request's transaction it runs at once.
+ */
+export async function keepOnRefusal(db: Knex, text: string, values: unknown[]): Promise<void> {
+  const conn = requestConnection(db);
+  if (conn?.[IN_TRANSACTION]) (conn[ON_REFUSAL] ??= []).push(inlineParameters(text, values));
+  else await query(db, text, values);
 }
 
 /**

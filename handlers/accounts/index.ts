@@ -6,7 +6,7 @@ export { isUniqueViolation } from './account-service.js';
 export { pickableOffers } from './account-view.js';
 export type { AccountRow } from './account-view.js';
 export { countSettledVolume, recountVolume } from './lifetime-volume.js';
-export { holdFunds, releaseFunds } from './payment-controls.js';
+export { holdFunds, holdFundsOnRefusal, releaseFunds } from './payment-controls.js';
 
 // Used by the wiring and the entry points
 export { insertAccount } from './account-service.js';

@@ -9,6 +9,7 @@
 // clearer, so one clearer never releases funds that another reason holds.
 import type { Knex } from 'knex';
 import { nowMs } from '../shared/now.js';
+import { keepOnRefusal } from '../../runtime/request-db.js';
 
 export type HoldReason = 'withdrawals_disabled' | 'compliance_review' | 'pending_information_request' | 'kyc_incomplete';
 
@@ -18,6 +19,13 @@ export async function holdFunds(db: Knex, accountId: string, reason: HoldReason,
   if (!override) q.whereNull('undated_pending_reason');
   await q.update({ undated_pending_reason: reason, updated_at: nowMs(db) });
   return (await db('accounts').where({ id: accountId }).first('undated_pending_reason'))?.undated_pending_reason ?? null;
+}
+
+/** Holds the account's funds for `reason` unless another reason already does, in a write that stands when the request
+ * is refused (runtime/request-db.ts keepOnRefusal): for a refusal whose meaning is the hold. */
+export function holdFundsOnRefusal(db: Knex, accountId: string, reason: HoldReason): Promise<void> {
+  return keepOnRefusal(db, `update accounts set undated_pending_reason = $2, updated_at = date_trunc('milliseconds', now())
+    where id = $1 and undated_pending_reason is null`, [accountId, reason]);
 }
 
 /** Releases the account's funds if `reason` is what holds them; answers whether it did. */

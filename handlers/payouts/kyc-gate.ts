@@ -4,9 +4,9 @@
 // kyc_incomplete until an identity verification is approved (handlers/verifications/review.ts).
 import type { Knex } from 'knex';
 import { ApiError } from '../../runtime/errors.js';
-import { query, withConnection } from '../../runtime/request-db.js';
+import { query } from '../../runtime/request-db.js';
 import { usdMinorUnits, usdRateOf } from '../shared/fx-rates.js';
-import { holdFunds } from '../accounts/index.js';
+import { holdFundsOnRefusal } from '../accounts/index.js';
 
 /** 10,000.00 USD: the lifetime payouts an unverified account may make. */
 export const KYC_PAYOUT_LIMIT_USD = 1_000_000;
@@ -32,13 +32,12 @@ async function usdOf(db: Knex, amount: number, currency: string): Promise<number
 /**
  * Refuses (400 invalid_state naming payment_controls.undated_pending_reason, saying how to verify) a payout of an
  * account already `held` with kyc_incomplete, or one of `amount` that would take an unverified account's lifetime
- * payouts past the limit. The hold it then sets is written on a connection of its own, committed whatever becomes
- * of the request: the refusal undoes the request's writes, and the hold is what the refusal means (idempotent: it
- * sets kyc_incomplete only over no reason).
+ * payouts past the limit. The hold it then sets stands although the refusal undoes the request's writes: the hold is
+ * what the refusal means (idempotent: it sets kyc_incomplete only over no reason).
  */
 export async function checkKycGate(db: Knex, accountId: string, amount: number, currency: string, held: boolean): Promise<void> {
   // Concurrent payouts of one account pass the gate one at a time (until the request's commit), so two cannot each
-  // stay under the limit together. Not a lock on the account row: the hold below is written on another connection.
+  // stay under the limit together. Not a lock on the account row, which other writes of the account take.
   await query(db, GATE_LOCK, [`kyc-gate:${accountId}`]);
   const [row] = await query<{ totals: Record<string, string>; verified: boolean; open_id: string | null }>(db, PAID_OUT, [accountId]);
   if (!held) {
@@ -46,7 +45,7 @@ export async function checkKycGate(db: Knex, accountId: string, amount: number, 
     let usd = await usdOf(db, amount, currency);
     for (const [c, total] of Object.entries(row.totals)) usd += await usdOf(db, Number(total), c);
     if (usd <= KYC_PAYOUT_LIMIT_USD) return;
-    await withConnection(db, (own) => holdFunds(own, accountId, 'kyc_incomplete'));
+    await holdFundsOnRefusal(db, accountId, 'kyc_incomplete');
   }
   const next = row.open_id
     ? `answer the identity verification ${row.open_id} (PATCH /verifications/${row.open_id})`
