@@ -611,13 +611,15 @@ async function createPayment(req: FastifyRequest<{ Body: Record<string, any> }>,
 }
 
 // POST /payouts, by hand: four round trips.
-//   1. one read: the key, the account if visible with its controls, its payout method, its business ledger;
+//   1. one read: the key, the account if visible with its controls and whether its identity is verified, its payout
+//      method, its business ledger;
 //   2. BEGIN with the key's advisory lock and the key's stored response (one simple query);
 //   3. one statement writing the payout, its two postings (the balance trigger refuses an overdraft: a 400), the rail's
 //      job, the payout.created event and the event's dispatch job;
 //   4. the idempotency record with COMMIT (one simple query, values quoted as literals).
 // The rails (a reference table) are read once, as the framework caches them.
-const PAYOUT_READ = `select ${KEY}, a.id as visible, a.undated_pending_reason, to_jsonb(m) as method, l.id as ledger_id
+const PAYOUT_READ = `select ${KEY}, a.id as visible, a.undated_pending_reason, to_jsonb(m) as method, l.id as ledger_id,
+    exists (select 1 from verifications v where v.account_id = a.id and v.purpose = 'identity' and v.status = 'approved') as identity_verified
   from api_keys k
   left join ${VISIBLE('$2')}
   left join payout_methods m on m.id = $3 and m.account_id = a.id
@@ -673,6 +675,8 @@ async function createPayout(req: FastifyRequest<{ Body: Record<string, any> }>, 
     const fee = Number((BigInt(amount) * BigInt(rail[`${speed}_fee_bps`]) + 5_000n) / 10_000n) + Number(rail[`${speed}_fee_fixed`]);
     if (fee >= amount) throw new Failure(400, 'invalid_request', 'amount must exceed the fee', 'amount');
     if (row.undated_pending_reason) throw new Failure(400, 'invalid_state', 'Payouts are blocked', 'payment_controls.undated_pending_reason');
+    // The KYC limit on lifetime payouts of an unverified account (handlers/payouts/kyc-gate.ts) is not served here.
+    if (!row.identity_verified) throw notServed('a payout of an account without an approved identity verification');
     if (!row.ledger_id) throw notServed('an account without a ledger');
 
     const [, , prior] = await script(client, `BEGIN; SELECT pg_try_advisory_xact_lock(${lockKey(row.key_id, idempotencyKey)}) AS locked;

@@ -131,6 +131,9 @@ export async function seed(db: Knex): Promise<Fixture> {
     const payoutMethodId = newId('potk_');
     await trx('payout_methods').insert({ id: payoutMethodId, account_id: connectedId, supported_payout_method_id: 'podst_us_ach', nickname: 'Bench bank',
       is_default: true, destination_currency: 'usd', destination_number: '000123456789', routing_number: '110000000' });
+    // A shop paying out at volume has passed KYC: an approved identity verification (handlers/payouts/kyc-gate.ts).
+    await trx('verifications').insert({ id: newId('verf_'), account_id: connectedId, purpose: 'identity', kind: 'business', status: 'approved',
+      requested_information: JSON.stringify([]), reviewed_at: trx.fn.now() });
     const ledger = await ledgerOf(trx, connectedId);
     await postEntry(trx, newId('le_'), 'usd', [{ ledger, bucket: 'processor_clearing', amount: -1e13 }, { ledger, bucket: 'available', amount: 1e13 }]);
     return { platformId: platform.id, connectedId, ledgerHeavyId, apiKey: key.secret, planId, memberId, paymentMethodId, payoutMethodId, buyerId: buyer.id };

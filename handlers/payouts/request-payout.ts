@@ -15,8 +15,11 @@ import { payoutRail } from './payout-rail-port.js';
 import { checkKycGate } from './kyc-gate.js';
 
 // Fixed SQL on plain pg (runtime/request-db.ts query). The method with what its owner's payouts need: the account's
-// controls and the owner's ledger (null before the owner's first movement).
-const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reason, coalesce(la.id, lu.id) as ledger_id
+// controls, whether its identity is verified (the KYC gate then has nothing to check: an approval is final) and the
+// owner's ledger (null before the owner's first movement).
+const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reason, coalesce(la.id, lu.id) as ledger_id,
+    exists (select 1 from verifications v where v.account_id = m.account_id and v.purpose = 'identity' and v.status = 'approved')
+      as identity_verified
   from payout_methods m
   left join accounts a on a.id = m.account_id
   left join ledger_accounts la on la.account_id = m.account_id and la.kind = 'business'
@@ -66,7 +69,10 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
     throw new ApiError(400, 'invalid_state', `Payouts from ${owner.account_id} are blocked: ${found.undated_pending_reason.replaceAll('_', ' ')}`,
       'payment_controls.undated_pending_reason');
   }
-  if (owner.account_id) await checkKycGate(ctx.db, owner.account_id, amount, currency, found.undated_pending_reason === 'kyc_incomplete');
+  if (owner.account_id) {
+    await checkKycGate(ctx.db, owner.account_id, amount, currency,
+      { held: found.undated_pending_reason === 'kyc_incomplete', verified: found.identity_verified });
+  }
   const id = newId('wdrl_');
   const ledgerId: string = found.ledger_id ?? await ledgerOf(ctx.db, owner.side);
   const reserved = postingValues([reservation(id, ledgerId, currency, amount)]);
