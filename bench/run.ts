@@ -48,6 +48,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TARGET = 0.85;
 /** framework/expert: how close the framework must come to an expert's hand-written server, on the same work */
 const EXPERT_TARGET = 0.8;
+/** framework/expert resident memory after the same load, at most */
+const RSS_TARGET = 1.2;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
 // BENCH_ONLY==<name>: only the scenario of exactly that name
@@ -261,6 +263,18 @@ interface Measurement {
   database: number | null;
   /** statements the server sent per request */
   statements: number;
+  /** the server process's resident memory at the end of the run, MB (null where /proc cannot tell) */
+  rss: number | null;
+}
+
+/** A process's resident set size now, MB, from /proc (null elsewhere). */
+function residentMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
 }
 
 async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
@@ -287,7 +301,7 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   const database = spent === null ? null : spent / n;
   return {
     rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean, p99: result.latency.p99, max: (result.latency as unknown as { max: number }).max,
-    statements: (queriesAfter - queriesBefore) / n,
+    statements: (queriesAfter - queriesBefore) / n, rss: residentMb(c.child.pid),
   };
 }
 
@@ -310,6 +324,8 @@ interface Result {
   cpu: number;
   database: number | null;
   statements: number;
+  /** resident memory after its load, MB: the mean over its rounds */
+  rss: number | null;
   /** each round's requests/s, in order: round r of every side ran back to back */
   rates: number[];
 }
@@ -336,6 +352,7 @@ async function measureSides(sides: Side[]): Promise<Result[]> {
     cpu: mean(ms.map((m) => m.cpu)),
     database: ms.some((m) => m.database === null) ? null : mean(ms.map((m) => m.database!)),
     statements: mean(ms.map((m) => m.statements)),
+    rss: ms.some((m) => m.rss === null) ? null : mean(ms.map((m) => m.rss!)),
     rates: ms.map((m) => m.rate),
   }));
 }
@@ -371,8 +388,10 @@ const ratio = (a: Result, b: Result, target: number) => {
 async function compareAll(name: string, sides: Side[], target: number, statements: Map<Name, number>): Promise<string> {
   const [framework, ...baselines] = (await measureSides(sides)).map((r) => ({ ...r, statements: statements.get(r.label as Name) ?? r.statements }));
   const row = (r: Result) => `  ${r.label.padEnd(10)} ${String(Math.round(r.rate)).padStart(6)} req/s ${String(Math.round(r.cpu)).padStart(6)} µs CPU/req`
-    + `${r.database === null ? '' : ` ${String(Math.round(r.database)).padStart(6)} µs PostgreSQL/req`} ${String(r.statements).padStart(3)} statements/req`;
-  const ratios = baselines.map((b) => ratio(framework, b, b.label.startsWith('expert') ? EXPERT_TARGET : target));
+    + `${r.database === null ? '' : ` ${String(Math.round(r.database)).padStart(6)} µs PostgreSQL/req`} ${String(r.statements).padStart(3)} statements/req`
+    + `${r.rss === null ? '' : ` ${String(Math.round(r.rss)).padStart(5)} MB RSS after load`}`;
+  const ratios = baselines.map((b) => ratio(framework, b, b.label.startsWith('expert') ? EXPERT_TARGET : target)
+    + (framework.rss !== null && b.rss !== null ? ` (RSS ${(framework.rss / b.rss).toFixed(2)}${b.label.startsWith('expert') ? `, target <= ${RSS_TARGET}` : ''})` : ''));
   return [`${name}:`, ...[framework, ...baselines].map(row), `  ${ratios.join(', ')}`].join('\n');
 }
 

@@ -76,7 +76,13 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
   // Api logs name the path template the caller used (/payments/{id}), never the requested path: the route that
   // answered (runtime/pipeline/run-operation.ts sets it), else the one matched; an operation that moved or has an alias has several.
-  const templateOf = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+  // Worked out once per route (bounded: the routes' own paths), not per request.
+  const templates = new Map<string, string>();
+  const templateOf = (path: string) => {
+    let template = templates.get(path);
+    if (template === undefined) templates.set(path, template = path.replace(/:(\w+)/g, '{$1}'));
+    return template;
+  };
   const apiLogs = options.apiLogs;
   // Request logs write paths with their declared secrets redacted; never the query (runtime/secret-paths.ts).
   const loggedPath = secretPathRedactor([...extraRoutes, ...mounts.flatMap((m) => m.secretRoutes ?? []),
