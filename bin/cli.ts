@@ -124,7 +124,7 @@ const COMMANDS: Record<string, Command> = {
   },
   deprecations: {
     usage: 'deprecations [--days 7] [--notify] [--record [--evidence FILE]]',
-    summary: 'Which accounts and keys called each deprecated operation in the last days (api logs); --notify tells each such account once per operation and window; --record writes spec/deprecation-evidence.json, which a sunset needs.',
+    summary: 'Which accounts and keys called each deprecated operation, and which keys and webhook subscriptions used each deprecated field, in the last days (api logs, deliveries); --notify tells each such account once per operation or field and window; --record writes spec/deprecation-evidence.json, which a sunset needs.',
     options: { days: {}, notify: { flag: true }, record: { flag: true }, evidence: {} },
     check: checkDeprecations,
     run: runDeprecations,

@@ -510,11 +510,13 @@ export interface Tables {
   deprecation_notices: {
     id: string;
     account_id: string;
-    operation: string;
+    subject: string;
     successor: string | null;
     calls: number;
     recipients: number;
     sent_at: string;
+    kind: string;
+    deliveries: number;
   };
   dispute_alerts: {
     id: string;

@@ -2677,7 +2677,7 @@ export interface Webhook {
     description: string | null;
     /** The version payloads are rendered at; null when unpinned (the earlier payloads). Always null for v2 and v5 subscriptions. */
     api_version_date: string | null;
-    /** The payload format this subscription receives, shown at every version: v1 for every subscription made through /api/v1; v2 for one made through the deprecated POST /api/v2/webhooks or imported as v2; v5 for one imported as v5 (`npm run cli -- operator import-webhook`). Read-only: no API call creates or switches to v2 or v5 (changelog entry 43 removed it as an input). */
+    /** The payload format this subscription receives, shown at every version: v1 for every subscription made through /api/v1; v2 for one made through the deprecated POST /api/v2/webhooks or imported as v2; v5 for one imported as v5 (`npm run cli -- operator import-webhook`). Read-only: no API call creates or switches to v2 or v5 (changelog entry 43 removed it as an input). Deprecated since 2026-08-07: read api_version_date. */
     api_version: "v1" | "v2" | "v5";
     /** Also deliver events of the account's connected accounts. Named child_resource_events before 2026-08-14. */
     include_connected_accounts: boolean;

@@ -41,6 +41,7 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
       required: !!f.required,
       schema,
       ...(f.description ? { description: f.description } : {}),
+      ...(f.deprecated ? { deprecated: true } : {}),
     });
   }
   parameters.push({ name: 'Api-Version-Date', in: 'header', required: false, schema: { type: 'string', default: date } });

@@ -29,6 +29,7 @@ import { emitV2Guide, emitV2Routes } from './emit-v2.js';
 import { emitSerializers } from './emit-serializers.js';
 import { emitChangelog } from './emit-changelog.js';
 import { emitChangesByOperation } from './operation-changes.js';
+import { deprecatedFieldCarriers, emitDeprecatedFields } from './deprecated-fields.js';
 import { isServed } from './gone.js';
 import { projectPaths, relink, rootOfSpec } from './project-paths.js';
 
@@ -89,6 +90,8 @@ export function generate(root: string, out?: string): Generated {
   files['changelog.json'] = emitChangelog(spec);
   // Each operation's changes by name, response-side ones through the schemas its responses carry (generator/operation-changes.ts).
   files['changes-by-operation.json'] = emitChangesByOperation(spec);
+  // Per deprecated field, the operations and event types carrying it at each version: the deprecation report's map.
+  files['deprecated-fields.ts'] = emitDeprecatedFields(HEADER, deprecatedFieldCarriers(spec, versions));
   files['serializers.d.ts'] = `${HEADER}\n/** serializers[operationId][version](response) -> its JSON text, with only the schema's fields */\nexport declare const serializers: Record<string, Record<string, (response: unknown) => string>>;\n`;
   const frozen = checkReleased(root, documents);
   if (frozen.length) throw new SpecError(frozen);

@@ -96,7 +96,9 @@ export function fieldSchema(spec: ApiSpec, f: FieldSpec, mode: Mode): JsonSchema
   }
   if (f.description && mode === 'output') s = { ...s, description: f.description };
   if (f.default !== undefined && mode === 'input') s = { ...s, default: f.default };
-  return withNull(s, f.nullable);
+  s = withNull(s, f.nullable);
+  // Still served, documented as deprecated (generator/deprecated-fields.ts); an annotation validators ignore.
+  return f.deprecated ? { ...s, deprecated: true } : s;
 }
 
 function refSchema(spec: ApiSpec, name: string, mode: Mode): JsonSchema {

@@ -14,6 +14,7 @@ import { checkReferences, type Locator } from './check-references.js';
 import { checkInputRules } from './input-rules.js';
 import { resolveAliases } from './aliases.js';
 import { checkSunsets } from './sunset-evidence.js';
+import { checkDeprecatedFields } from './deprecated-fields.js';
 import { storedModels } from './plain/stored-resources.js';
 import { plainModels } from './plain/plain-operations.js';
 import { readTables } from './emit-rows.js';
@@ -210,6 +211,7 @@ export function loadSpec(root: string): LoadedSpec {
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...resolveAliases(spec, at));
   problems.push(...checkReferences(spec, at));
+  problems.push(...checkDeprecatedFields(spec, at));
   problems.push(...checkSunsets(spec, at, root));
   if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems, readTables(root));
   if (problems.length) throw new SpecError(problems);

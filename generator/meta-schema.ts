@@ -4,6 +4,8 @@ import { tableDefs } from './plain-meta-schema.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 const typeName = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' };
+/** A deprecation's sunset, an operation's or a field's: when it stops being served (generator/sunset-evidence.ts). */
+const sunset = { type: 'string', format: 'date' };
 
 const defs = {
   shorthand: {
@@ -44,6 +46,18 @@ const defs = {
           pattern: { type: 'string' },
           internal: { type: 'boolean' },
           secret: { type: 'boolean', description: 'path parameters only: a bearer secret, written [redacted] in request logs' },
+          deprecated: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['since', 'successor'],
+            description: 'a resource\'s own field, or an operation\'s query or body field, kept beside its successor (generator/deprecated-fields.ts)',
+            properties: {
+              since: { type: 'string', format: 'date' },
+              successor: { anyOf: [identifier, { type: 'null' }] },
+              sunset,
+              note: { type: 'string', minLength: 1 },
+            },
+          },
           aliases: {
             type: 'object',
             additionalProperties: false,
@@ -141,7 +155,7 @@ const defs = {
       deprecated: {
         type: 'object',
         additionalProperties: false,
-        properties: { successor: { type: 'string' }, sunset: { type: 'string', format: 'date' } },
+        properties: { successor: { type: 'string' }, sunset },
       },
       plain: { $ref: '#/$defs/plain' },
       // Another operation whose handler serves this one (a deprecated route kept for its callers); no file of its own.

@@ -48,6 +48,18 @@ export interface FieldSpec {
   /** path parameters only: other names a caller may give the row by; the runtime turns them into its id before the
    * handler runs (runtime/path-aliases.ts) */
   aliases?: PathAliases;
+  /** a resource's own field, or an operation's query or body field, kept for its users beside its successor
+   * (generator/deprecated-fields.ts) */
+  deprecated?: FieldDeprecation;
+}
+
+/** A deprecated field: since which version, the field that replaces it (a sibling; null when none), when it stops
+ * being served (accepted only on evidence: generator/sunset-evidence.ts), and why, for readers. */
+export interface FieldDeprecation {
+  since: string;
+  successor: string | null;
+  sunset?: string;
+  note?: string;
 }
 
 /** How a path parameter's other names resolve: `me` is the user behind the credential; a value without the id's
