@@ -3,18 +3,9 @@
 // carries it and the event types whose payload carries it, each with the versions (newest first) at which it does.
 // Read by the deprecation report (handlers/api_logs/deprecated-usage.ts, npm run cli -- deprecations).
 
-export interface DeprecatedField {
-  id: string;
-  field: string;
-  schema: string | null;
-  operation: string | null;
-  since: string;
-  successor: string | null;
-  sunset: string | null;
-  note: string | null;
-  operations: Record<string, string[]>;
-  events: Record<string, string[]>;
-}
+import type { DeprecatedField } from '../runtime/deprecated-field.js';
+
+export type { DeprecatedField };
 
 export const deprecatedFields: DeprecatedField[] = [
   {

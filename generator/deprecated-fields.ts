@@ -8,6 +8,7 @@
 import type { Locator } from './check-references.js';
 import type { ApiSpec, FieldDeprecation, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
 import type { VersionView } from './versions.js';
+import type { DeprecatedField } from '../runtime/deprecated-field.js';
 
 type YamlPath = (string | number)[];
 
@@ -25,20 +26,7 @@ export interface DeclaredDeprecation {
 }
 
 /** What generated/deprecated-fields.ts holds per field. */
-export interface DeprecatedFieldCarriers {
-  id: string;
-  field: string;
-  schema: string | null;
-  operation: string | null;
-  since: string;
-  successor: string | null;
-  sunset: string | null;
-  note: string | null;
-  /** operation id -> the versions (newest first) at which its request or response carries the field */
-  operations: Record<string, string[]>;
-  /** event type -> the versions (newest first) at which its payload carries the field */
-  events: Record<string, string[]>;
-}
+export type DeprecatedFieldCarriers = DeprecatedField;
 
 const resourceFile = (spec: ApiSpec, name: string) =>
   (spec.components[name] ? { file: 'spec/api.yaml', path: ['components', name, 'fields'] } : { file: `spec/areas/${spec.resources[name].area}.yaml`, path: ['resources', name, 'fields'] });
@@ -198,18 +186,9 @@ export function emitDeprecatedFields(header: string, carriers: DeprecatedFieldCa
 // carries it and the event types whose payload carries it, each with the versions (newest first) at which it does.
 // Read by the deprecation report (handlers/api_logs/deprecated-usage.ts, npm run cli -- deprecations).
 
-export interface DeprecatedField {
-  id: string;
-  field: string;
-  schema: string | null;
-  operation: string | null;
-  since: string;
-  successor: string | null;
-  sunset: string | null;
-  note: string | null;
-  operations: Record<string, string[]>;
-  events: Record<string, string[]>;
-}
+import type { DeprecatedField } from '../runtime/deprecated-field.js';
+
+export type { DeprecatedField };
 
 export const deprecatedFields: DeprecatedField[] = ${entries.length ? `[\n${entries.join('\n')}\n]` : '[]'};
 `;

@@ -12,6 +12,7 @@
 // for) are not evidence.
 import type { Knex } from 'knex';
 import { UNNEST_LOGS } from './log-rows.js';
+import type { DeprecatedField } from '../../runtime/deprecated-field.js';
 
 export interface DeprecatedOperation {
   id: string;
@@ -20,19 +21,7 @@ export interface DeprecatedOperation {
   deprecated: { successor?: string; sunset?: string } | null;
 }
 
-/** What the report needs of a deprecated field (generated/deprecated-fields.ts's DeprecatedField has it). */
-export interface DeprecatedField {
-  id: string;
-  schema: string | null;
-  operation: string | null;
-  since: string;
-  successor: string | null;
-  sunset: string | null;
-  /** operation id -> the versions at which its request or response carries the field */
-  operations: Record<string, string[]>;
-  /** event type -> the versions at which its payload carries the field */
-  events: Record<string, string[]>;
-}
+export type { DeprecatedField };
 
 /** The deprecated fields to report, with the spec's versions (newest first) that logged versions fall in. */
 export interface FieldsToReport { fields: readonly DeprecatedField[]; versions: readonly string[] }
