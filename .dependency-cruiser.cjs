@@ -25,11 +25,11 @@ module.exports = {
       name: 'generator-reads-runtime-contracts-only',
       severity: 'error',
       comment: 'The generator runs at build time and the server never loads it; of the runtime it may know the '
-        + 'contracts it writes against (the changelog\'s shape and generated/openapi.json\'s, which the runtime owns as the reader) and the two '
+        + 'contracts it writes against (the changelog\'s shape, generated/openapi.json\'s and the deprecated fields\' list, which the runtime owns as the reader) and the two '
         + 'definitions the emitted code must agree with at run time (the input formats the validators compile, the '
         + 'last instant the schemas allow), none of its internals.',
       from: { path: '^generator/' },
-      to: { path: '^runtime/', pathNot: '^runtime/(input-formats|instant|docs/changelog-data|openapi-store)\\.ts$' },
+      to: { path: '^runtime/', pathNot: '^runtime/(input-formats|instant|docs/changelog-data|openapi-store|deprecated-field)\\.ts$' },
     },
     {
       name: 'handlers-do-not-read-migrations',
