@@ -5,9 +5,8 @@
 // operation's is.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE, FIXTURE_FILE, lineOf, problemsWith, projectCopy, removeCopies, replaceOnce, writeIn } from './spec-fixture.js';
+import { FIXTURE, FIXTURE_FILE, lineOf, problemsWith, projectCopy, removeCopies, replaceOnce, specProblems, writeIn } from './spec-fixture.js';
 import { loadSpec } from '../../generator/load-spec.js';
-import { SpecError } from '../../generator/spec-source.js';
 import { deriveVersions } from '../../generator/versions.js';
 import { deprecatedFieldCarriers } from '../../generator/deprecated-fields.js';
 import { EVIDENCE_FILE } from '../../generator/sunset-evidence.js';
@@ -42,16 +41,6 @@ function copyWith(deprecation: string): string {
   return root;
 }
 
-function problemsOf(root: string): string[] {
-  try {
-    loadSpec(root);
-    return [];
-  } catch (e) {
-    if (e instanceof SpecError) return e.problems;
-    throw e;
-  }
-}
-
 t('the map: operations and events carrying the field, at the versions that have it; a request field at its operation', () => {
   const { spec } = loadSpec(copyWith('{ since: 2026-09-06, successor: name, note: "Named, not picked." }'));
   const carriers = deprecatedFieldCarriers(spec, deriveVersions(spec));
@@ -83,7 +72,7 @@ function sunsetProblems(sunset: string, evidence?: { users: number; noticed_at: 
   if (evidence) {
     writeIn(root, EVIDENCE_FILE, JSON.stringify({ window_days: 7, recorded_at: '2026-11-29T12:00:00.000Z', operations: {}, fields: { 'TestWidget.colour': evidence } }));
   }
-  return problemsOf(root);
+  return specProblems(root);
 }
 
 const at = (sunset: string) => `${FIXTURE_FILE}:${lineOf(withDeprecation(`{ since: 2026-09-06, successor: name, sunset: ${sunset} }`), `sunset: ${sunset}`)}:`;

@@ -131,14 +131,20 @@ export function problemsWithTables(fixture: string, tables: string): string[] {
 }
 
 function problemsOf(root: string): string[] {
+  const problems = specProblems(root);
+  if (!problems.length) assert.unreachable('loadSpec accepted a broken spec');
+  return problems;
+}
+
+/** The problems loadSpec reports for the project at `root`; none when it accepts the spec. */
+export function specProblems(root: string): string[] {
   try {
     loadSpec(root);
+    return [];
   } catch (e) {
     if (e instanceof SpecError) return e.problems;
     throw e;
   }
-  assert.unreachable('loadSpec accepted a broken spec');
-  return [];
 }
 
 export const readText = (path: string) => readFileSync(path, 'utf8');

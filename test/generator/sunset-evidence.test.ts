@@ -2,9 +2,7 @@
 // recorded window, or every caller was notified before the sunset; otherwise a problem at the sunset's position.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE, FIXTURE_FILE, lineOf, projectCopy, removeCopies, writeIn } from './spec-fixture.js';
-import { loadSpec } from '../../generator/load-spec.js';
-import { SpecError } from '../../generator/spec-source.js';
+import { FIXTURE, FIXTURE_FILE, lineOf, projectCopy, removeCopies, specProblems, writeIn } from './spec-fixture.js';
 import { EVIDENCE_FILE } from '../../generator/sunset-evidence.js';
 
 const t = suite('generator: sunsets need evidence');
@@ -26,13 +24,7 @@ function problems(sunset: string, evidence?: { users: number; noticed_at: string
   if (evidence) {
     writeIn(root, EVIDENCE_FILE, JSON.stringify({ window_days: 7, recorded_at: '2026-11-29T12:00:00.000Z', operations: { listOldTestWidgets: evidence } }));
   }
-  try {
-    loadSpec(root);
-    return [];
-  } catch (e) {
-    if (e instanceof SpecError) return e.problems;
-    throw e;
-  }
+  return specProblems(root);
 }
 
 const at = (sunset: string) => `${FIXTURE_FILE}:${lineOf(withSunset(sunset), `sunset: ${sunset}`)}:`;
