@@ -13,10 +13,12 @@ import pg from 'pg';
 import { Readable } from 'node:stream';
 import { missingObject, StorageLimitExceeded, type FileStorage } from './file-storage.js';
 
-/** 256 KiB: a row (and a round trip) per quarter MiB keeps a 200 MB object at 800 rows, and each insert's message
- * small: pg builds every one in a buffer of its own, garbage outside V8's heap (a million-row export's worker peaked
- * at 161 MB with 1 MiB chunks, 156 with these, 151 with 64 KiB; `BENCH_ONLY=export npm run bench`). */
-export const CHUNK_BYTES = 256 * 1024;
+/** 64 KiB: each insert's message is small (pg builds every one in a buffer of its own, garbage outside V8's heap: a
+ * million-row export's worker peaked at 161 MB with 1 MiB chunks, 156 with 256 KiB, 151 with 64 KiB, 145–147 with
+ * 64 KiB and 500-row batches; `BENCH_ONLY=export npm run bench`). Reads take READ_CHUNKS at a time. */
+export const CHUNK_BYTES = 64 * 1024;
+/** Chunks per read: 1 MiB a round trip, as many in memory. */
+const READ_CHUNKS = 16;
 /** Connections per database: each statement borrows one, so uploads and downloads interleave on a few. */
 const POOL_SIZE = 4;
 /** A write whose process died leaves a keyless object; after this it is surely abandoned, and swept. */
@@ -25,6 +27,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 type Source = Readable | AsyncIterable<Buffer | string>;
 const INSERT_CHUNK = 'insert into stored_object_chunks (object_id, seq, bytes) values ($1, $2, $3)';
+const READ_CHUNKS_FROM = 'select bytes from stored_object_chunks where object_id = $1 and seq >= $2 and seq < $3 order by seq';
 
 /**
  * The source's bytes in pieces of CHUNK_BYTES (the last one shorter), whatever sizes it arrives in, all in one buffer:
@@ -65,7 +68,7 @@ export class PostgresStorage implements FileStorage {
         size += chunk.length;
         if (size > limit) throw new StorageLimitExceeded(limit);
         // Each chunk commits alone: no transaction stays open while a slow client uploads. The object stays keyless
-        // (invisible) until complete() names it. Prepared once per connection (a million-row export is ~3,300 chunks).
+        // (invisible) until complete() names it. Prepared once per connection (a million-row export is ~13,000 chunks).
         await this.pool.query({ name: 'stored_object_chunk', text: INSERT_CHUNK, values: [id, seq++, chunk] });
       }
       await this.transaction((client) => this.complete(client, id, key, size, seq));
@@ -110,11 +113,12 @@ export class PostgresStorage implements FileStorage {
       const { rows: [object] } = await pool.query<{ id: string; chunk_count: number }>(
         'select id, chunk_count from stored_objects where key = $1', [key]);
       if (!object) throw missingObject(key);
-      for (let seq = 0; seq < object.chunk_count; seq++) {
-        const { rows: [chunk] } = await pool.query<{ bytes: Buffer }>(
-          'select bytes from stored_object_chunks where object_id = $1 and seq = $2', [object.id, seq]);
-        if (!chunk) throw Object.assign(new Error(`stored object '${key}' was removed while being read`), { code: 'ENOENT' });
-        yield chunk.bytes;
+      for (let first = 0; first < object.chunk_count; first += READ_CHUNKS) {
+        const wanted = Math.min(READ_CHUNKS, object.chunk_count - first);
+        const { rows } = await pool.query<{ bytes: Buffer }>({ name: 'stored_object_chunks_read', text: READ_CHUNKS_FROM,
+          values: [object.id, first, first + wanted] });
+        if (rows.length !== wanted) throw Object.assign(new Error(`stored object '${key}' was removed while being read`), { code: 'ENOENT' });
+        for (const chunk of rows) yield chunk.bytes;
       }
     })(), { objectMode: false });
   }

@@ -1,5 +1,5 @@
 // The generate_export job: pending -> processing -> completed. The account's rows are read in keyset batches
-// (EXPORT_BATCH_ROWS, default 1000, on the (account_id, created_at, id) index), rendered at the export's version and
+// (EXPORT_BATCH_ROWS, default 500, on the (account_id, created_at, id) index), rendered at the export's version and
 // streamed through the CSV writer (csv-columns.ts) into the file store, so memory holds one batch whatever the
 // table's size. The file and the export's completion are written in one transaction that first locks and re-reads
 // the export: a job run twice, or after the export moved on, writes nothing (its stray object is removed).
@@ -24,7 +24,7 @@ const MAX_EXPORT_BYTES = 20 * 1024 * 1024 * 1024;
 export const generateExportJob = (exportId: string) =>
   [GENERATE_EXPORT, { export_id: exportId }, { jobKey: `${GENERATE_EXPORT}:${exportId}` }] as const;
 
-const batchRows = (): number => Number(process.env.EXPORT_BATCH_ROWS ?? 1000);
+const batchRows = (): number => Number(process.env.EXPORT_BATCH_ROWS ?? 500);
 
 /** The account's live rows of the resource, oldest first, a batch at a time; the next batch is asked for while the
  * current one is written, so the database and the CSV work overlap (two batches in memory at most). */
