@@ -13,19 +13,24 @@ import { keepOnRefusal } from '../../runtime/request-db.js';
 
 export type HoldReason = 'withdrawals_disabled' | 'compliance_review' | 'pending_information_request' | 'kyc_incomplete';
 
-/** Holds the account's funds for `reason` unless another reason already does; answers the reason now in force. */
-export async function holdFunds(db: Knex, accountId: string, reason: HoldReason, override = false): Promise<string | null> {
+/** The statement holding the account's funds for `reason`, unless another reason already does (or `override`). */
+function holdStatement(db: Knex, accountId: string, reason: HoldReason, override: boolean): Knex.QueryBuilder {
   const q = db('accounts').where({ id: accountId });
   if (!override) q.whereNull('undated_pending_reason');
-  await q.update({ undated_pending_reason: reason, updated_at: nowMs(db) });
+  return q.update({ undated_pending_reason: reason, updated_at: nowMs(db) });
+}
+
+/** Holds the account's funds for `reason` unless another reason already does; answers the reason now in force. */
+export async function holdFunds(db: Knex, accountId: string, reason: HoldReason, override = false): Promise<string | null> {
+  await holdStatement(db, accountId, reason, override);
   return (await db('accounts').where({ id: accountId }).first('undated_pending_reason'))?.undated_pending_reason ?? null;
 }
 
-/** Holds the account's funds for `reason` unless another reason already does, in a write that stands when the request
- * is refused (runtime/request-db.ts keepOnRefusal): for a refusal whose meaning is the hold. */
+/** The same hold, in a write that stands when the request is refused (runtime/request-db.ts keepOnRefusal): for a
+ * refusal whose meaning is the hold. */
 export function holdFundsOnRefusal(db: Knex, accountId: string, reason: HoldReason): Promise<void> {
-  return keepOnRefusal(db, `update accounts set undated_pending_reason = $2, updated_at = date_trunc('milliseconds', now())
-    where id = $1 and undated_pending_reason is null`, [accountId, reason]);
+  const { sql, bindings } = holdStatement(db, accountId, reason, false).toSQL().toNative();
+  return keepOnRefusal(db, sql, [...bindings]);
 }
 
 /** Releases the account's funds if `reason` is what holds them; answers whether it did. */
