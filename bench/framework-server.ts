@@ -37,21 +37,27 @@ const synthetic = Array.from({ length: Math.max(0, mounted - operations.length) 
   id: `benchSynthetic${i}`,
   path: [`/synthetic_${i}`, `/synthetic_${i}/{id}`, `/accounts/{id}/synthetic_${i}`, `/synthetic_group_${i % 7}/{id}/item_${i}`][i % 4],
 }));
-const server = await startServer({
-  db, databaseUrl: url, operations: [...real, ...synthetic], tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
-  // BENCH_API_LOGS=off: the same server keeping no api logs (the api logs scenario's other side)
-  ...(process.env.BENCH_API_LOGS === 'off' ? { apiLogs: false as const } : {}),
-});
-// Measured once its caches keep what requests load: until the invalidation listener is connected they keep nothing,
-// and the check's first requests (bench/run.ts verify) would count the loads of a server still starting.
-for (let waited = 0; !cachesFor(db).live && waited < 5000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
-process.send!({ url: server.url });
-process.on('message', (message: { type: string }) => {
-  if (message.type === 'queries') process.send!({ queries, recent });
-  if (message.type === 'cpu') process.send!(process.cpuUsage());
-  if (message.type === 'stop') {
-    // Requests still waiting for a pooled connection are dropped with the process; nothing is left to finish.
-    server.server.closeAllConnections();
-    process.exit(0);
-  }
-});
+// No top-level await: run as `npm start` runs its API process, a CommonJS bundle from V8's code cache
+// (bench/compiled.ts, bin/code-cache.cjs).
+void main();
+
+async function main(): Promise<void> {
+  const server = await startServer({
+    db, databaseUrl: url, operations: [...real, ...synthetic], tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
+    // BENCH_API_LOGS=off: the same server keeping no api logs (the api logs scenario's other side)
+    ...(process.env.BENCH_API_LOGS === 'off' ? { apiLogs: false as const } : {}),
+  });
+  // Measured once its caches keep what requests load: until the invalidation listener is connected they keep nothing,
+  // and the check's first requests (bench/run.ts verify) would count the loads of a server still starting.
+  for (let waited = 0; !cachesFor(db).live && waited < 5000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  process.send!({ url: server.url });
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'queries') process.send!({ queries, recent });
+    if (message.type === 'cpu') process.send!(process.cpuUsage());
+    if (message.type === 'stop') {
+      // Requests still waiting for a pooled connection are dropped with the process; nothing is left to finish.
+      server.server.closeAllConnections();
+      process.exit(0);
+    }
+  });
+}

@@ -61,15 +61,31 @@ export function bundleOptions(entryPoints, outdir) {
   };
 }
 
+/** Node's own wrapper of a CommonJS module (require('node:module').wrapper). */
+export const COMMONJS_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+
 /** One entry as a single CommonJS file (<entry>.bundle.cjs): what the ES module build does, but no chunks, and
- * `import.meta.url` (which CommonJS lacks) defined from the file's own path. */
-function commonJsOptions(entry, outdir) {
+ * `import.meta.url` (which CommonJS lacks) defined from the file's own path. The file is the module's function
+ * expression, wrapped as Node wraps a CommonJS module, for bin/code-cache.cjs to compile as it is: wrapped at run time,
+ * V8 would keep a second, flattened copy of the ~5 MB source in the heap beside the file's text.
+ * @param {string} entry
+ * @param {string} outdir
+ * @returns {import('esbuild').BuildOptions} */
+export function commonJsOptions(entry, outdir) {
   const options = bundleOptions([entry], outdir);
   return {
     ...options, format: 'cjs', splitting: false, outExtension: { '.js': '.bundle.cjs' },
-    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    banner: { js: `${COMMONJS_WRAPPER[0]}const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+    footer: { js: COMMONJS_WRAPPER[1] },
     define: { 'import.meta.url': '__importMetaUrl' },
   };
+}
+
+/** The text of a CommonJS file that runs a bundle beside it from V8's code cache (bin/code-cache.cjs, named relative
+ * to the runner). */
+/** @param {string} codeCacheModule @param {string} bundleFile */
+export function codeCacheRunner(codeCacheModule, bundleFile) {
+  return `require(${JSON.stringify(codeCacheModule)}).runWithCodeCache(require('node:path').join(__dirname, ${JSON.stringify(bundleFile)}));\n`;
 }
 
 /** Builds into a fresh directory and swaps it in, so a process starting meanwhile never loads half a bundle. */
@@ -81,8 +97,7 @@ export async function buildDist() {
   await build(bundleOptions([...ENTRIES, ...migrations], staging));
   await build(commonJsOptions(`${CACHED_ENTRY}.ts`, staging));
   // What the primary forks (bin/start.ts): CommonJS too, it runs the bundle from the code cache.
-  writeFileSync(join(staging, `${CACHED_ENTRY}.cjs`), "require('../../bin/code-cache.cjs')"
-    + ".runWithCodeCache(require('node:path').join(__dirname, 'api-process.bundle.cjs'));\n");
+  writeFileSync(join(staging, `${CACHED_ENTRY}.cjs`), codeCacheRunner('../../bin/code-cache.cjs', 'api-process.bundle.cjs'));
   writeFileSync(join(staging, STAMP_FILE), fingerprint);
   const old = `${DIST}.old-${process.pid}`;
   if (existsSync(DIST)) renameSync(DIST, old);

@@ -19,7 +19,8 @@ function runWithCodeCache(file) {
   } catch {
     cachedData = undefined; // none yet
   }
-  const script = new vm.Script(Module.wrap(sourceText(file)), {
+  // The file is already the module's function (bin/build.mjs): its text is compiled as read, one copy of it.
+  const script = new vm.Script(sourceText(file), {
     filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
