@@ -75,6 +75,11 @@ export function commonJsOptions(entry, outdir) {
   const options = bundleOptions([entry], outdir);
   return {
     ...options, format: 'cjs', splitting: false, outExtension: { '.js': '.bundle.cjs' },
+    // No import() left in the bundle: V8 loses a script's dynamic-import host options when it is compiled from a code
+    // cache (bin/code-cache.cjs), so every start after the first failed an import() of a package left in node_modules
+    // (the S3 store's SDK) with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. They become require() (the packages are
+    // CommonJS too).
+    supported: { 'dynamic-import': false },
     banner: { js: `${COMMONJS_WRAPPER[0]}const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
     footer: { js: COMMONJS_WRAPPER[1] },
     define: { 'import.meta.url': '__importMetaUrl' },

@@ -21,7 +21,9 @@ function runWithCodeCache(file) {
   }
   // The file is already the module's function (bin/build.mjs): its text is compiled as read, one copy of it.
   const script = new vm.Script(sourceText(file), {
-    filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No importModuleDynamically: V8 drops it from a script compiled from the cache, so the bundle holds no import()
+    // (bin/build.mjs), and one that did would fail on every start alike, not only on those after the first.
+    filename: file, cachedData,
   });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
