@@ -58,36 +58,45 @@ export function rateLimits(options: RateLimitOptions, logger: Logger): RateLimit
   const windowMultiplier = options.windowMultiplier ?? 1;
   const keyPrefix = options.keyPrefix ?? 'ratelimit';
   const redis = options.redisUrl ? connect(options.redisUrl, logger) : null;
-  // One limiter per budget and size: keys with their own multiplier get a limiter (and keys) of their own.
-  const limiters = new Map<string, RateLimiterAbstract>();
-  const limiterFor = (budget: Budget, points: number, duration: number): RateLimiterAbstract => {
+  // One limiter per budget and size: keys with their own multiplier get a limiter (and keys) of their own. Kept with
+  // its RateLimit-Policy header, so a request builds neither the name nor the header again.
+  const limiters = new Map<string, { limiter: RateLimiterAbstract; policy: string }>();
+  const limiterFor = (budget: Budget, points: number, duration: number) => {
     const name = `${budget}:${points}:${duration}`;
-    let limiter = limiters.get(name);
-    if (!limiter) {
+    let entry = limiters.get(name);
+    if (!entry) {
       const memory = new RateLimiterMemory({ points, duration, keyPrefix: `${keyPrefix}:${name}` });
       // Redis away: each process keeps the budget alone meanwhile, rather than refusing or letting everything through.
-      limiter = redis
+      const limiter = redis
         ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${keyPrefix}:${name}`, insuranceLimiter: memory })
         : memory;
-      limiters.set(name, limiter);
+      limiters.set(name, entry = { limiter, policy: `"${budget}";q=${points};w=${duration}` });
     }
-    return limiter;
+    return entry;
   };
+  // The usual caller (no multiplier of its own) of each budget: its limiter found without a lookup.
+  const usual = new Map<Budget, ReturnType<typeof limiterFor>>();
 
   return {
     async consume(ctx, principal) {
       const budget = budgetOf(ctx.method);
-      const base = api().spec.rateLimits[budget];
-      const points = Math.max(1, Math.round(base.requests * multiplier * (principal.rateLimitMultiplier ?? 1)));
-      const window = base.perSeconds * windowMultiplier;
-      const policy = `"${budget}";q=${points};w=${window}`;
+      const ownMultiplier = principal.rateLimitMultiplier != null;
+      let entry = ownMultiplier ? undefined : usual.get(budget);
+      if (!entry) {
+        const base = api().spec.rateLimits[budget];
+        const points = Math.max(1, Math.round(base.requests * multiplier * (principal.rateLimitMultiplier ?? 1)));
+        entry = limiterFor(budget, points, base.perSeconds * windowMultiplier);
+        if (!ownMultiplier) usual.set(budget, entry);
+      }
+      const { limiter, policy } = entry;
       let res: RateLimiterRes;
       try {
-        res = await limiterFor(budget, points, window).consume(`${principal.kind}:${principal.credentialId}`);
+        res = await limiter.consume(`${principal.kind}:${principal.credentialId}`);
       } catch (e) {
         if (!(e instanceof RateLimiterRes)) throw e;
         const retryAfter = seconds(e.msBeforeNext);
         ctx.state.rateLimitedBudget = budget;
+        const { points, duration: window } = limiter;
         throw new ApiError(429, 'rate_limited',
           `This credential has made its ${points} ${budget} requests per ${window} s; retry in ${retryAfter} s`, undefined, {
             'Retry-After': String(retryAfter), 'RateLimit-Policy': policy, RateLimit: `"${budget}";r=0;t=${retryAfter}`,
