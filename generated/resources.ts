@@ -97,6 +97,8 @@ export const resources = {
     live: '"ad_campaigns"."deleted_at" is null',
     byId: 'select "ad_campaigns".* from "ad_campaigns" where "ad_campaigns"."id" = $1 and "ad_campaigns"."deleted_at" is null',
     byIdForUpdate: 'select "ad_campaigns".* from "ad_campaigns" where "ad_campaigns"."id" = $1 and "ad_campaigns"."deleted_at" is null for update of "ad_campaigns"',
+    viewById: 'select "ad_campaigns"."id", "ad_campaigns"."account_id", "ad_campaigns"."title", "ad_campaigns"."platform", "ad_campaigns"."objective", "ad_campaigns"."status", "ad_campaigns"."issues", "ad_campaigns"."budget_amount", "ad_campaigns"."budget_type", "ad_campaigns"."budget_optimization", "ad_campaigns"."bid_type", "ad_campaigns"."special_ad_categories", "ad_campaigns"."starts_at", "ad_campaigns"."ends_at", "ad_campaigns"."currency", "ad_campaigns"."created_at", "ad_campaigns"."updated_at" from "ad_campaigns" where "ad_campaigns"."id" = $1 and "ad_campaigns"."deleted_at" is null',
+    viewColumns: ["id","account_id","title","platform","objective","status","issues","budget_amount","budget_type","budget_optimization","bid_type","special_ad_categories","starts_at","ends_at","currency","created_at","updated_at"],
     bareRows: true,
     view: (row: R.AdCampaignRow): T.AdCampaign => ({
       id: row.id,
@@ -133,6 +135,8 @@ export const resources = {
     live: '"ad_groups"."deleted_at" is null',
     byId: 'select "ad_groups".* from "ad_groups" where "ad_groups"."id" = $1 and "ad_groups"."deleted_at" is null',
     byIdForUpdate: 'select "ad_groups".* from "ad_groups" where "ad_groups"."id" = $1 and "ad_groups"."deleted_at" is null for update of "ad_groups"',
+    viewById: 'select "ad_groups"."id", "ad_groups"."account_id", "ad_groups"."ad_campaign_id", "ad_groups"."title", "ad_groups"."status", "ad_groups"."budget_amount", "ad_groups"."budget_type", "ad_groups"."optimization_goal", "ad_groups"."audiences", "ad_groups"."created_at", "ad_groups"."updated_at" from "ad_groups" where "ad_groups"."id" = $1 and "ad_groups"."deleted_at" is null',
+    viewColumns: ["id","account_id","ad_campaign_id","title","status","budget_amount","budget_type","optimization_goal","audiences","created_at","updated_at"],
     bareRows: true,
     view: (row: R.AdGroupRow): T.AdGroup => ({
       id: row.id,
@@ -257,6 +261,8 @@ export const resources = {
     live: null,
     byId: 'select "api_logs".* from "api_logs" where "api_logs"."id" = $1',
     byIdForUpdate: 'select "api_logs".* from "api_logs" where "api_logs"."id" = $1 for update of "api_logs"',
+    viewById: 'select "api_logs"."id", "api_logs"."account_id", "api_logs"."api_key_id", "api_logs"."operation", "api_logs"."method", "api_logs"."path", "api_logs"."status", "api_logs"."outcome", "api_logs"."duration_ms", "api_logs"."api_version", "api_logs"."request_id", "api_logs"."created_at" from "api_logs" where "api_logs"."id" = $1',
+    viewColumns: ["id","account_id","api_key_id","operation","method","path","status","outcome","duration_ms","api_version","request_id","created_at"],
     bareRows: true,
     view: (row: R.ApiLogRow): T.ApiLog => ({
       id: row.id,
@@ -314,6 +320,8 @@ export const resources = {
     live: null,
     byId: 'select "app_builds".* from "app_builds" where "app_builds"."id" = $1',
     byIdForUpdate: 'select "app_builds".* from "app_builds" where "app_builds"."id" = $1 for update of "app_builds"',
+    viewById: 'select "app_builds"."id", "app_builds"."account_id", "app_builds"."app_id", "app_builds"."platform", "app_builds"."status", "app_builds"."checksum", "app_builds"."file_id", "app_builds"."source_file_id", "app_builds"."supported_app_view_types", "app_builds"."review_message", "app_builds"."is_production", "app_builds"."reviewed_at", "app_builds"."created_at", "app_builds"."updated_at" from "app_builds" where "app_builds"."id" = $1',
+    viewColumns: ["id","account_id","app_id","platform","status","checksum","file_id","source_file_id","supported_app_view_types","review_message","is_production","reviewed_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.AppBuildRow): T.AppBuild => ({
       id: row.id,
@@ -341,6 +349,8 @@ export const resources = {
     live: null,
     byId: 'select "app_logs".* from "app_logs" where "app_logs"."id" = $1',
     byIdForUpdate: 'select "app_logs".* from "app_logs" where "app_logs"."id" = $1 for update of "app_logs"',
+    viewById: 'select "app_logs"."id", "app_logs"."app_id", "app_logs"."app_build_id", "app_logs"."source", "app_logs"."level", "app_logs"."message", "app_logs"."stack", "app_logs"."request_id", "app_logs"."request_method", "app_logs"."request_path", "app_logs"."response_status", "app_logs"."outcome", "app_logs"."wall_time_ms", "app_logs"."created_at", "app_logs"."account_id" from "app_logs" where "app_logs"."id" = $1',
+    viewColumns: ["id","app_id","app_build_id","source","level","message","stack","request_id","request_method","request_path","response_status","outcome","wall_time_ms","created_at","account_id"],
     bareRows: true,
     view: (row: R.AppLogRow): T.AppLog => ({
       id: row.id,
@@ -422,6 +432,8 @@ export const resources = {
     live: null,
     byId: 'select "bounties".*, "funding_account"."id" as "funding_account.id", "funding_account"."title" as "funding_account.title", (bounties.accepted_submissions_limit - bounties.accepted_submissions_count) as "$spots_remaining", (bounties.gross_reward_amount * bounties.accepted_submissions_limit) as "$budget_amount", (bounties.gross_reward_amount * bounties.accepted_submissions_count) as "$gross_paid_out_amount", ((select count(*)::int from bounty_submissions s where s.bounty_id = bounties.id and s.deleted_at is null and s.status in (\'in_progress\', \'submitted\'))) as "$unresolved_submissions_count" from "bounties" join "accounts" as "funding_account" on "funding_account"."id" = "bounties"."account_id" where "bounties"."id" = $1',
     byIdForUpdate: 'select "bounties".*, "funding_account"."id" as "funding_account.id", "funding_account"."title" as "funding_account.title", (bounties.accepted_submissions_limit - bounties.accepted_submissions_count) as "$spots_remaining", (bounties.gross_reward_amount * bounties.accepted_submissions_limit) as "$budget_amount", (bounties.gross_reward_amount * bounties.accepted_submissions_count) as "$gross_paid_out_amount", ((select count(*)::int from bounty_submissions s where s.bounty_id = bounties.id and s.deleted_at is null and s.status in (\'in_progress\', \'submitted\'))) as "$unresolved_submissions_count" from "bounties" join "accounts" as "funding_account" on "funding_account"."id" = "bounties"."account_id" where "bounties"."id" = $1 for update of "bounties"',
+    viewById: 'select "bounties"."id", "bounties"."account_id", "bounties"."title", "bounties"."description", "bounties"."status", "bounties"."currency", "bounties"."gross_reward_amount", "bounties"."accepted_submissions_limit", "bounties"."accepted_submissions_count", "bounties"."submissions_closed_at", "bounties"."created_at", "bounties"."updated_at", "funding_account"."id" as "funding_account.id", "funding_account"."title" as "funding_account.title", (bounties.accepted_submissions_limit - bounties.accepted_submissions_count) as "$spots_remaining", (bounties.gross_reward_amount * bounties.accepted_submissions_limit) as "$budget_amount", (bounties.gross_reward_amount * bounties.accepted_submissions_count) as "$gross_paid_out_amount", ((select count(*)::int from bounty_submissions s where s.bounty_id = bounties.id and s.deleted_at is null and s.status in (\'in_progress\', \'submitted\'))) as "$unresolved_submissions_count" from "bounties" join "accounts" as "funding_account" on "funding_account"."id" = "bounties"."account_id" where "bounties"."id" = $1',
+    viewColumns: ["id","account_id","title","description","status","currency","gross_reward_amount","accepted_submissions_limit","accepted_submissions_count","submissions_closed_at","created_at","updated_at"],
     bareRows: false,
     view: (row: R.BountyRow): T.Bounty => ({
       id: row.id,
@@ -452,6 +464,8 @@ export const resources = {
     live: '"bounty_submissions"."deleted_at" is null',
     byId: 'select "bounty_submissions".*, "worker"."id" as "worker.id", "worker"."username" as "worker.username", "worker"."name" as "worker.name" from "bounty_submissions" join "users" as "worker" on "worker"."id" = "bounty_submissions"."user_id" where "bounty_submissions"."id" = $1 and "bounty_submissions"."deleted_at" is null',
     byIdForUpdate: 'select "bounty_submissions".*, "worker"."id" as "worker.id", "worker"."username" as "worker.username", "worker"."name" as "worker.name" from "bounty_submissions" join "users" as "worker" on "worker"."id" = "bounty_submissions"."user_id" where "bounty_submissions"."id" = $1 and "bounty_submissions"."deleted_at" is null for update of "bounty_submissions"',
+    viewById: 'select "bounty_submissions"."id", "bounty_submissions"."bounty_id", "bounty_submissions"."account_id", "bounty_submissions"."status", "bounty_submissions"."content", "bounty_submissions"."deliverable_type", "bounty_submissions"."deliverable_urls", "bounty_submissions"."denial_reason", "bounty_submissions"."submitted_at", "bounty_submissions"."resolved_at", "bounty_submissions"."created_at", "bounty_submissions"."updated_at", "worker"."id" as "worker.id", "worker"."username" as "worker.username", "worker"."name" as "worker.name" from "bounty_submissions" join "users" as "worker" on "worker"."id" = "bounty_submissions"."user_id" where "bounty_submissions"."id" = $1 and "bounty_submissions"."deleted_at" is null',
+    viewColumns: ["id","bounty_id","account_id","status","content","deliverable_type","deliverable_urls","denial_reason","submitted_at","resolved_at","created_at","updated_at"],
     bareRows: false,
     view: (row: R.BountySubmissionRow): T.BountySubmission => ({
       id: row.id,
@@ -478,6 +492,8 @@ export const resources = {
     live: null,
     byId: 'select "cardholders".* from "cardholders" where "cardholders"."id" = $1',
     byIdForUpdate: 'select "cardholders".* from "cardholders" where "cardholders"."id" = $1 for update of "cardholders"',
+    viewById: 'select "cardholders"."id", "cardholders"."account_id", "cardholders"."user_id", "cardholders"."name", "cardholders"."created_at", "cardholders"."updated_at" from "cardholders" where "cardholders"."id" = $1',
+    viewColumns: ["id","account_id","user_id","name","created_at","updated_at"],
     bareRows: true,
     view: (row: R.CardholderRow): T.Cardholder => ({
       id: row.id,
@@ -498,6 +514,8 @@ export const resources = {
     live: null,
     byId: 'select "cards".* from "cards" where "cards"."id" = $1',
     byIdForUpdate: 'select "cards".* from "cards" where "cards"."id" = $1 for update of "cards"',
+    viewById: 'select "cards"."id", "cards"."account_id", "cards"."cardholder_id", "cards"."user_id", "cards"."name", "cards"."status", "cards"."last4", "cards"."expiration_month", "cards"."expiration_year", "cards"."canceled_at", "cards"."created_at", "cards"."updated_at" from "cards" where "cards"."id" = $1',
+    viewColumns: ["id","account_id","cardholder_id","user_id","name","status","last4","expiration_month","expiration_year","canceled_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.CardRow): T.Card => ({
       id: row.id,
@@ -525,6 +543,8 @@ export const resources = {
     live: null,
     byId: 'select "card_top_ups".* from "card_top_ups" where "card_top_ups"."id" = $1',
     byIdForUpdate: 'select "card_top_ups".* from "card_top_ups" where "card_top_ups"."id" = $1 for update of "card_top_ups"',
+    viewById: 'select "card_top_ups"."id", "card_top_ups"."account_id", "card_top_ups"."source", "card_top_ups"."payment_id", "card_top_ups"."amount", "card_top_ups"."currency", "card_top_ups"."created_at" from "card_top_ups" where "card_top_ups"."id" = $1',
+    viewColumns: ["id","account_id","source","payment_id","amount","currency","created_at"],
     bareRows: true,
     view: (row: R.CardTopUpRow): T.CardTopUp => ({
       id: row.id,
@@ -545,6 +565,8 @@ export const resources = {
     live: null,
     byId: 'select "card_transactions".* from "card_transactions" where "card_transactions"."id" = $1',
     byIdForUpdate: 'select "card_transactions".* from "card_transactions" where "card_transactions"."id" = $1 for update of "card_transactions"',
+    viewById: 'select "card_transactions"."id", "card_transactions"."account_id", "card_transactions"."card_id", "card_transactions"."cardholder_id", "card_transactions"."status", "card_transactions"."amount", "card_transactions"."currency", "card_transactions"."merchant_name", "card_transactions"."merchant_category", "card_transactions"."decline_reason", "card_transactions"."settled_at", "card_transactions"."reversed_at", "card_transactions"."created_at", "card_transactions"."updated_at" from "card_transactions" where "card_transactions"."id" = $1',
+    viewColumns: ["id","account_id","card_id","cardholder_id","status","amount","currency","merchant_name","merchant_category","decline_reason","settled_at","reversed_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.CardTransactionRow): T.CardTransaction => ({
       id: row.id,
@@ -596,6 +618,8 @@ export const resources = {
     live: '"clocks"."deleted_at" is null',
     byId: 'select "clocks".* from "clocks" where "clocks"."id" = $1 and "clocks"."deleted_at" is null',
     byIdForUpdate: 'select "clocks".* from "clocks" where "clocks"."id" = $1 and "clocks"."deleted_at" is null for update of "clocks"',
+    viewById: 'select "clocks"."id", "clocks"."account_id", "clocks"."name", "clocks"."frozen_time", "clocks"."status", "clocks"."target_time", "clocks"."created_at", "clocks"."updated_at" from "clocks" where "clocks"."id" = $1 and "clocks"."deleted_at" is null',
+    viewColumns: ["id","account_id","name","frozen_time","status","target_time","created_at","updated_at"],
     bareRows: true,
     view: (row: R.ClockRow): T.Clock => ({
       id: row.id,
@@ -645,6 +669,8 @@ export const resources = {
     live: null,
     byId: 'select "disputes".*, "payment"."id" as "payment.id", "payment"."status" as "payment.status", "payment"."created_at" as "payment.created_at", "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "buyer"."email" as "buyer.email" from "disputes" join "payments" as "payment" on "payment"."id" = "disputes"."payment_id" left join "users" as "buyer" on "buyer"."id" = "disputes"."user_id" where "disputes"."id" = $1',
     byIdForUpdate: 'select "disputes".*, "payment"."id" as "payment.id", "payment"."status" as "payment.status", "payment"."created_at" as "payment.created_at", "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "buyer"."email" as "buyer.email" from "disputes" join "payments" as "payment" on "payment"."id" = "disputes"."payment_id" left join "users" as "buyer" on "buyer"."id" = "disputes"."user_id" where "disputes"."id" = $1 for update of "disputes"',
+    viewById: 'select "disputes"."id", "disputes"."account_id", "disputes"."product_id", "disputes"."plan_id", "disputes"."user_id", "disputes"."member_id", "disputes"."amount", "disputes"."currency", "disputes"."fee", "disputes"."status", "disputes"."reason", "disputes"."evidence", "disputes"."response_due_at", "disputes"."evidence_submitted_at", "disputes"."evidence_submitted_by", "disputes"."resolved_at", "disputes"."created_at", "disputes"."updated_at", "payment"."id" as "payment.id", "payment"."status" as "payment.status", "payment"."created_at" as "payment.created_at", "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "buyer"."email" as "buyer.email" from "disputes" join "payments" as "payment" on "payment"."id" = "disputes"."payment_id" left join "users" as "buyer" on "buyer"."id" = "disputes"."user_id" where "disputes"."id" = $1',
+    viewColumns: ["id","account_id","product_id","plan_id","user_id","member_id","amount","currency","fee","status","reason","evidence","response_due_at","evidence_submitted_at","evidence_submitted_by","resolved_at","created_at","updated_at"],
     bareRows: false,
     view: (row: R.DisputeRow): T.Dispute => ({
       id: row.id,
@@ -676,6 +702,8 @@ export const resources = {
     live: null,
     byId: 'select "dispute_alerts".*, (dispute_alerts.outcome = \'pending\' and dispute_alerts.actionable_until > now()) as "$actionable" from "dispute_alerts" where "dispute_alerts"."id" = $1',
     byIdForUpdate: 'select "dispute_alerts".*, (dispute_alerts.outcome = \'pending\' and dispute_alerts.actionable_until > now()) as "$actionable" from "dispute_alerts" where "dispute_alerts"."id" = $1 for update of "dispute_alerts"',
+    viewById: 'select "dispute_alerts"."id", "dispute_alerts"."account_id", "dispute_alerts"."payment_id", "dispute_alerts"."dispute_id", "dispute_alerts"."type", "dispute_alerts"."amount", "dispute_alerts"."currency", "dispute_alerts"."fee_charged", "dispute_alerts"."actionable_until", "dispute_alerts"."outcome", "dispute_alerts"."reported_at", "dispute_alerts"."created_at", (dispute_alerts.outcome = \'pending\' and dispute_alerts.actionable_until > now()) as "$actionable" from "dispute_alerts" where "dispute_alerts"."id" = $1',
+    viewColumns: ["id","account_id","payment_id","dispute_id","type","amount","currency","fee_charged","actionable_until","outcome","reported_at","created_at"],
     bareRows: false,
     view: (row: R.DisputeAlertRow): T.DisputeAlert => ({
       id: row.id,
@@ -701,6 +729,8 @@ export const resources = {
     live: null,
     byId: 'select "economic_intelligence_recommendations".* from "economic_intelligence_recommendations" where "economic_intelligence_recommendations"."id" = $1',
     byIdForUpdate: 'select "economic_intelligence_recommendations".* from "economic_intelligence_recommendations" where "economic_intelligence_recommendations"."id" = $1 for update of "economic_intelligence_recommendations"',
+    viewById: 'select "economic_intelligence_recommendations"."id", "economic_intelligence_recommendations"."account_id", "economic_intelligence_recommendations"."kind", "economic_intelligence_recommendations"."title", "economic_intelligence_recommendations"."summary", "economic_intelligence_recommendations"."status", "economic_intelligence_recommendations"."expected_tool_calls", "economic_intelligence_recommendations"."run_started_at", "economic_intelligence_recommendations"."run_ended_at", "economic_intelligence_recommendations"."run_by_user_id", "economic_intelligence_recommendations"."result_url", "economic_intelligence_recommendations"."acknowledged_at", "economic_intelligence_recommendations"."created_at", "economic_intelligence_recommendations"."updated_at" from "economic_intelligence_recommendations" where "economic_intelligence_recommendations"."id" = $1',
+    viewColumns: ["id","account_id","kind","title","summary","status","expected_tool_calls","run_started_at","run_ended_at","run_by_user_id","result_url","acknowledged_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.EconomicIntelligenceRecommendationRow): T.EconomicIntelligenceRecommendation => ({
       id: row.id,
@@ -752,6 +782,8 @@ export const resources = {
     live: null,
     byId: 'select "experiments".* from "experiments" where "experiments"."id" = $1',
     byIdForUpdate: 'select "experiments".* from "experiments" where "experiments"."id" = $1 for update of "experiments"',
+    viewById: 'select "experiments"."id", "experiments"."account_id", "experiments"."name", "experiments"."description", "experiments"."status", "experiments"."variants", "experiments"."findings", "experiments"."ended_at", "experiments"."created_at", "experiments"."updated_at" from "experiments" where "experiments"."id" = $1',
+    viewColumns: ["id","account_id","name","description","status","variants","findings","ended_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.ExperimentRow): T.Experiment => ({
       id: row.id,
@@ -802,6 +834,8 @@ export const resources = {
     live: '"external_accounts"."deleted_at" is null',
     byId: 'select "external_accounts".*, "parent_external_account"."id" as "parent_external_account.id", "parent_external_account"."platform" as "parent_external_account.platform", "parent_external_account"."username" as "parent_external_account.username" from "external_accounts" left join "external_accounts" as "parent_external_account" on "parent_external_account"."id" = "external_accounts"."parent_external_account_id" where "external_accounts"."id" = $1 and "external_accounts"."deleted_at" is null',
     byIdForUpdate: 'select "external_accounts".*, "parent_external_account"."id" as "parent_external_account.id", "parent_external_account"."platform" as "parent_external_account.platform", "parent_external_account"."username" as "parent_external_account.username" from "external_accounts" left join "external_accounts" as "parent_external_account" on "parent_external_account"."id" = "external_accounts"."parent_external_account_id" where "external_accounts"."id" = $1 and "external_accounts"."deleted_at" is null for update of "external_accounts"',
+    viewById: 'select "external_accounts"."id", "external_accounts"."account_id", "external_accounts"."platform", "external_accounts"."username", "external_accounts"."name", "external_accounts"."external_id", "external_accounts"."url", "external_accounts"."profile_picture_url", "external_accounts"."verified", "external_accounts"."scopes", "external_accounts"."status", "external_accounts"."error", "external_accounts"."parent_external_account_id", "external_accounts"."display_order", "external_accounts"."connected_at", "external_accounts"."created_at", "external_accounts"."updated_at", "parent_external_account"."id" as "parent_external_account.id", "parent_external_account"."platform" as "parent_external_account.platform", "parent_external_account"."username" as "parent_external_account.username" from "external_accounts" left join "external_accounts" as "parent_external_account" on "parent_external_account"."id" = "external_accounts"."parent_external_account_id" where "external_accounts"."id" = $1 and "external_accounts"."deleted_at" is null',
+    viewColumns: ["id","account_id","platform","username","name","external_id","url","profile_picture_url","verified","scopes","status","error","parent_external_account_id","display_order","connected_at","created_at","updated_at"],
     bareRows: false,
     view: (row: R.ExternalAccountRow): T.ExternalAccount => ({
       id: row.id,
@@ -832,6 +866,8 @@ export const resources = {
     live: null,
     byId: 'select "external_account_posts".* from "external_account_posts" where "external_account_posts"."id" = $1',
     byIdForUpdate: 'select "external_account_posts".* from "external_account_posts" where "external_account_posts"."id" = $1 for update of "external_account_posts"',
+    viewById: 'select "external_account_posts"."id", "external_account_posts"."account_id", "external_account_posts"."external_account_id", "external_account_posts"."platform_post_id", "external_account_posts"."media_type", "external_account_posts"."video_id", "external_account_posts"."caption", "external_account_posts"."media_url", "external_account_posts"."thumbnail_url", "external_account_posts"."destination_url", "external_account_posts"."call_to_action", "external_account_posts"."published_at", "external_account_posts"."created_at" from "external_account_posts" where "external_account_posts"."id" = $1',
+    viewColumns: ["id","account_id","external_account_id","platform_post_id","media_type","video_id","caption","media_url","thumbnail_url","destination_url","call_to_action","published_at","created_at"],
     bareRows: true,
     view: (row: R.ExternalAccountPostRow): T.ExternalAccountPost => ({
       id: row.id,
@@ -908,6 +944,8 @@ export const resources = {
     live: null,
     byId: 'select "members".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", (case\n  when exists (select 1 from team_members tm join accounts ta on tm.account_id = ta.id or tm.account_id = ta.parent_id\n    where ta.id = members.account_id and tm.user_id = members.user_id and tm.status = \'active\') then \'admin\'\n  when exists (select 1 from memberships ms where ms.account_id = members.account_id and ms.user_id = members.user_id\n    and ms.status in (\'trialing\', \'active\', \'past_due\')) then \'customer\'\n  else \'no_access\' end) as "$access_level" from "members" join "users" as "user" on "user"."id" = "members"."user_id" where "members"."id" = $1',
     byIdForUpdate: 'select "members".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", (case\n  when exists (select 1 from team_members tm join accounts ta on tm.account_id = ta.id or tm.account_id = ta.parent_id\n    where ta.id = members.account_id and tm.user_id = members.user_id and tm.status = \'active\') then \'admin\'\n  when exists (select 1 from memberships ms where ms.account_id = members.account_id and ms.user_id = members.user_id\n    and ms.status in (\'trialing\', \'active\', \'past_due\')) then \'customer\'\n  else \'no_access\' end) as "$access_level" from "members" join "users" as "user" on "user"."id" = "members"."user_id" where "members"."id" = $1 for update of "members"',
+    viewById: 'select "members"."id", "members"."account_id", "members"."status", "members"."joined_at", "members"."last_opened_at", "members"."created_at", "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", (case\n  when exists (select 1 from team_members tm join accounts ta on tm.account_id = ta.id or tm.account_id = ta.parent_id\n    where ta.id = members.account_id and tm.user_id = members.user_id and tm.status = \'active\') then \'admin\'\n  when exists (select 1 from memberships ms where ms.account_id = members.account_id and ms.user_id = members.user_id\n    and ms.status in (\'trialing\', \'active\', \'past_due\')) then \'customer\'\n  else \'no_access\' end) as "$access_level" from "members" join "users" as "user" on "user"."id" = "members"."user_id" where "members"."id" = $1',
+    viewColumns: ["id","account_id","status","joined_at","last_opened_at","created_at"],
     bareRows: false,
     view: (row: R.MemberRow): T.Member => ({
       id: row.id,
@@ -959,6 +997,8 @@ export const resources = {
     live: null,
     byId: 'select "notifications".*, ((select t.id from notification_topics t where t.identifier = notifications.type)) as "$topic_id", (coalesce(notifications.title, (select t.name from notification_topics t where t.identifier = notifications.type))) as "$title", (coalesce(notifications.content, (select t.description from notification_topics t where t.identifier = notifications.type))) as "$content", (notifications.read_at is not null) as "$read" from "notifications" where "notifications"."id" = $1',
     byIdForUpdate: 'select "notifications".*, ((select t.id from notification_topics t where t.identifier = notifications.type)) as "$topic_id", (coalesce(notifications.title, (select t.name from notification_topics t where t.identifier = notifications.type))) as "$title", (coalesce(notifications.content, (select t.description from notification_topics t where t.identifier = notifications.type))) as "$content", (notifications.read_at is not null) as "$read" from "notifications" where "notifications"."id" = $1 for update of "notifications"',
+    viewById: 'select "notifications"."id", "notifications"."type", "notifications"."account_id", "notifications"."subtitle", "notifications"."icon_user_id", "notifications"."rest_path", "notifications"."data", "notifications"."read_at", "notifications"."created_at", ((select t.id from notification_topics t where t.identifier = notifications.type)) as "$topic_id", (coalesce(notifications.title, (select t.name from notification_topics t where t.identifier = notifications.type))) as "$title", (coalesce(notifications.content, (select t.description from notification_topics t where t.identifier = notifications.type))) as "$content", (notifications.read_at is not null) as "$read" from "notifications" where "notifications"."id" = $1',
+    viewColumns: ["id","type","account_id","subtitle","icon_user_id","rest_path","data","read_at","created_at"],
     bareRows: false,
     view: (row: R.NotificationRow): T.Notification => ({
       object: 'notification',
@@ -986,6 +1026,8 @@ export const resources = {
     live: null,
     byId: 'select "notification_topics".* from "notification_topics" where "notification_topics"."id" = $1',
     byIdForUpdate: 'select "notification_topics".* from "notification_topics" where "notification_topics"."id" = $1 for update of "notification_topics"',
+    viewById: 'select "notification_topics"."id", "notification_topics"."identifier", "notification_topics"."name", "notification_topics"."description" from "notification_topics" where "notification_topics"."id" = $1',
+    viewColumns: ["id","identifier","name","description"],
     bareRows: true,
     view: (row: R.NotificationTopicRow): T.NotificationTopic => ({
       object: 'notification_topic',
@@ -1004,6 +1046,8 @@ export const resources = {
     live: null,
     byId: 'select "partner_businesses".*, "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route", (json_build_object(\'sales\', partner_businesses.sales_percentage, \'ad_spend\', null, \'transfer\', null, \'card_interchange\', null)) as "$payout_percentages", ((select json_build_object(\'attributed\', to_char(a.total / 100.0, \'FM999999999999990.00\'), \'awaiting_settlement\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'settled\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.transaction_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.transaction_amount + coalesce((select sum(r.transaction_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$volume_usd", ((select json_build_object(\'completed\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\'), \'pending\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'total\', to_char(a.total / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.commission_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.commission_amount + coalesce((select sum(r.commission_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$earnings_usd" from "partner_businesses" join "accounts" as "account" on "account"."id" = "partner_businesses"."account_id" where "partner_businesses"."id" = $1',
     byIdForUpdate: 'select "partner_businesses".*, "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route", (json_build_object(\'sales\', partner_businesses.sales_percentage, \'ad_spend\', null, \'transfer\', null, \'card_interchange\', null)) as "$payout_percentages", ((select json_build_object(\'attributed\', to_char(a.total / 100.0, \'FM999999999999990.00\'), \'awaiting_settlement\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'settled\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.transaction_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.transaction_amount + coalesce((select sum(r.transaction_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$volume_usd", ((select json_build_object(\'completed\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\'), \'pending\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'total\', to_char(a.total / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.commission_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.commission_amount + coalesce((select sum(r.commission_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$earnings_usd" from "partner_businesses" join "accounts" as "account" on "account"."id" = "partner_businesses"."account_id" where "partner_businesses"."id" = $1 for update of "partner_businesses"',
+    viewById: 'select "partner_businesses"."id", "partner_businesses"."status", "partner_businesses"."tier", "partner_businesses"."referral_started_at", "partner_businesses"."referral_expires_at", "partner_businesses"."created_at", "partner_businesses"."account_id", "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route", (json_build_object(\'sales\', partner_businesses.sales_percentage, \'ad_spend\', null, \'transfer\', null, \'card_interchange\', null)) as "$payout_percentages", ((select json_build_object(\'attributed\', to_char(a.total / 100.0, \'FM999999999999990.00\'), \'awaiting_settlement\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'settled\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.transaction_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.transaction_amount + coalesce((select sum(r.transaction_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$volume_usd", ((select json_build_object(\'completed\', to_char((a.total - a.awaiting) / 100.0, \'FM999999999999990.00\'), \'pending\', to_char(a.awaiting / 100.0, \'FM999999999999990.00\'), \'total\', to_char(a.total / 100.0, \'FM999999999999990.00\')) from (select (select coalesce(sum(t.commission_amount), 0) from partner_earning_totals t where t.partner_business_id = partner_businesses.id) as total, (select coalesce(sum(e.commission_amount + coalesce((select sum(r.commission_amount) from partner_earnings r where r.reverses_id = e.id), 0)), 0) from partner_earnings e where e.partner_business_id = partner_businesses.id and e.status = \'awaiting_settlement\') as awaiting offset 0) a)) as "$earnings_usd" from "partner_businesses" join "accounts" as "account" on "account"."id" = "partner_businesses"."account_id" where "partner_businesses"."id" = $1',
+    viewColumns: ["id","status","tier","referral_started_at","referral_expires_at","created_at","account_id"],
     bareRows: false,
     view: (row: R.PartnerBusinessRow): T.PartnerBusiness => ({
       id: row.id,
@@ -1027,6 +1071,8 @@ export const resources = {
     live: null,
     byId: 'select "partner_earnings".*, (to_char(partner_earnings.transaction_amount / 100.0, \'FM999999999999990.00\')) as "$transaction_amount_usd", (to_char(partner_earnings.commission_amount / 100.0, \'FM999999999999990.00\')) as "$commission_amount_usd", ((select b.tier = \'second\' from partner_businesses b where b.id = partner_earnings.partner_business_id)) as "$second_tier", ((select json_build_object(\'id\', p.id, \'object\', \'receipt\', \'created_at\', to_char(p.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\'), \'currency\', p.currency) from payments p where p.id = partner_earnings.payment_id)) as "$resource", ((select json_build_object(\'id\', pr.id, \'title\', pr.title) from products pr where pr.id = partner_earnings.product_id)) as "$product" from "partner_earnings" where "partner_earnings"."id" = $1',
     byIdForUpdate: 'select "partner_earnings".*, (to_char(partner_earnings.transaction_amount / 100.0, \'FM999999999999990.00\')) as "$transaction_amount_usd", (to_char(partner_earnings.commission_amount / 100.0, \'FM999999999999990.00\')) as "$commission_amount_usd", ((select b.tier = \'second\' from partner_businesses b where b.id = partner_earnings.partner_business_id)) as "$second_tier", ((select json_build_object(\'id\', p.id, \'object\', \'receipt\', \'created_at\', to_char(p.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\'), \'currency\', p.currency) from payments p where p.id = partner_earnings.payment_id)) as "$resource", ((select json_build_object(\'id\', pr.id, \'title\', pr.title) from products pr where pr.id = partner_earnings.product_id)) as "$product" from "partner_earnings" where "partner_earnings"."id" = $1 for update of "partner_earnings"',
+    viewById: 'select "partner_earnings"."id", "partner_earnings"."income_source", "partner_earnings"."status", "partner_earnings"."payout_percentage", "partner_earnings"."payout_at", "partner_earnings"."reverses_id", "partner_earnings"."reversal_reason", "partner_earnings"."source_id", "partner_earnings"."created_at", "partner_earnings"."account_id", (to_char(partner_earnings.transaction_amount / 100.0, \'FM999999999999990.00\')) as "$transaction_amount_usd", (to_char(partner_earnings.commission_amount / 100.0, \'FM999999999999990.00\')) as "$commission_amount_usd", ((select b.tier = \'second\' from partner_businesses b where b.id = partner_earnings.partner_business_id)) as "$second_tier", ((select json_build_object(\'id\', p.id, \'object\', \'receipt\', \'created_at\', to_char(p.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\'), \'currency\', p.currency) from payments p where p.id = partner_earnings.payment_id)) as "$resource", ((select json_build_object(\'id\', pr.id, \'title\', pr.title) from products pr where pr.id = partner_earnings.product_id)) as "$product" from "partner_earnings" where "partner_earnings"."id" = $1',
+    viewColumns: ["id","income_source","status","payout_percentage","payout_at","reverses_id","reversal_reason","source_id","created_at","account_id"],
     bareRows: false,
     view: (row: R.PartnerEarningRow): T.PartnerEarning => ({
       id: row.id,
@@ -1052,6 +1098,8 @@ export const resources = {
     live: null,
     byId: 'select "partner_referral_requests".* from "partner_referral_requests" where "partner_referral_requests"."id" = $1',
     byIdForUpdate: 'select "partner_referral_requests".* from "partner_referral_requests" where "partner_referral_requests"."id" = $1 for update of "partner_referral_requests"',
+    viewById: 'select "partner_referral_requests"."id", "partner_referral_requests"."request_type", "partner_referral_requests"."referral_link", "partner_referral_requests"."created_at" from "partner_referral_requests" where "partner_referral_requests"."id" = $1',
+    viewColumns: ["id","request_type","referral_link","created_at"],
     bareRows: true,
     view: (row: R.PartnerReferralRequestRow): T.PartnerReferralRequest => ({
       id: row.id,
@@ -1069,6 +1117,8 @@ export const resources = {
     live: null,
     byId: 'select "payment_method_domains".* from "payment_method_domains" where "payment_method_domains"."id" = $1',
     byIdForUpdate: 'select "payment_method_domains".* from "payment_method_domains" where "payment_method_domains"."id" = $1 for update of "payment_method_domains"',
+    viewById: 'select "payment_method_domains"."id", "payment_method_domains"."account_id", "payment_method_domains"."domain", "payment_method_domains"."status", "payment_method_domains"."txt_record_name", "payment_method_domains"."verification_token", "payment_method_domains"."verification_error", "payment_method_domains"."verified_at", "payment_method_domains"."created_at", "payment_method_domains"."updated_at" from "payment_method_domains" where "payment_method_domains"."id" = $1',
+    viewColumns: ["id","account_id","domain","status","txt_record_name","verification_token","verification_error","verified_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.PaymentMethodDomainRow): T.PaymentMethodDomain => ({
       id: row.id,
@@ -1090,6 +1140,8 @@ export const resources = {
     live: null,
     byId: 'select "payment_methods".* from "payment_methods" where "payment_methods"."id" = $1',
     byIdForUpdate: 'select "payment_methods".* from "payment_methods" where "payment_methods"."id" = $1 for update of "payment_methods"',
+    viewById: 'select "payment_methods"."id", "payment_methods"."account_id", "payment_methods"."member_id", "payment_methods"."user_id", "payment_methods"."type", "payment_methods"."last4", "payment_methods"."card_brand", "payment_methods"."exp_month", "payment_methods"."exp_year", "payment_methods"."created_at" from "payment_methods" where "payment_methods"."id" = $1',
+    viewColumns: ["id","account_id","member_id","user_id","type","last4","card_brand","exp_month","exp_year","created_at"],
     bareRows: true,
     view: (row: R.PaymentMethodRow): T.PaymentMethod => ({
       id: row.id,
@@ -1110,6 +1162,8 @@ export const resources = {
     live: null,
     byId: 'select "payments".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", "user"."profile_picture_url" as "user.profile_picture" from "payments" left join "users" as "user" on "user"."id" = "payments"."user_id" where "payments"."id" = $1',
     byIdForUpdate: 'select "payments".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", "user"."profile_picture_url" as "user.profile_picture" from "payments" left join "users" as "user" on "user"."id" = "payments"."user_id" where "payments"."id" = $1 for update of "payments"',
+    viewById: 'select "payments"."id", "payments"."account_id", "payments"."plan_id", "payments"."product_id", "payments"."membership_id", "payments"."member_id", "payments"."promo_code_id", "payments"."shipment_id", "payments"."payment_method_id", "payments"."user_id", "payments"."total", "payments"."currency", "payments"."subtotal", "payments"."discount_amount", "payments"."tax_amount", "payments"."refunded_amount", "payments"."tax_refunded_amount", "payments"."billing_reason", "payments"."status", "payments"."last_payment_attempt_at", "payments"."next_payment_attempt_at", "payments"."settlement_time_at", "payments"."payment_instrument", "payments"."payment_method_type", "payments"."failure_code", "payments"."failure_message", "payments"."created_at", "payments"."updated_at", "payments"."fee_amount", "payments"."usd_total", "payments"."next_action", "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name", "user"."profile_picture_url" as "user.profile_picture" from "payments" left join "users" as "user" on "user"."id" = "payments"."user_id" where "payments"."id" = $1',
+    viewColumns: ["id","account_id","plan_id","product_id","membership_id","member_id","promo_code_id","shipment_id","payment_method_id","user_id","total","currency","subtotal","discount_amount","tax_amount","refunded_amount","tax_refunded_amount","billing_reason","status","last_payment_attempt_at","next_payment_attempt_at","settlement_time_at","payment_instrument","payment_method_type","failure_code","failure_message","created_at","updated_at","fee_amount","usd_total","next_action"],
     bareRows: false,
     view: (row: R.PaymentRow): T.Payment => ({
       id: row.id,
@@ -1157,6 +1211,8 @@ export const resources = {
     live: null,
     byId: 'select "people".*, (people.profile->>\'first_name\') as "$first_name", (people.profile->>\'last_name\') as "$last_name", (people.profile->>\'username\') as "$username", (people.profile->>\'city\') as "$city", (people.profile->>\'state\') as "$state", (people.profile->>\'country\') as "$country", (people.profile->>\'postal_code\') as "$postal_code", (people.profile->>\'birthdate\') as "$birthdate", (people.profile->>\'gender\') as "$gender" from "people" where "people"."id" = $1',
     byIdForUpdate: 'select "people".*, (people.profile->>\'first_name\') as "$first_name", (people.profile->>\'last_name\') as "$last_name", (people.profile->>\'username\') as "$username", (people.profile->>\'city\') as "$city", (people.profile->>\'state\') as "$state", (people.profile->>\'country\') as "$country", (people.profile->>\'postal_code\') as "$postal_code", (people.profile->>\'birthdate\') as "$birthdate", (people.profile->>\'gender\') as "$gender" from "people" where "people"."id" = $1 for update of "people"',
+    viewById: 'select "people"."id", "people"."account_id", "people"."user_id", "people"."email", "people"."name", "people"."phone", "people"."event_count", "people"."purchase_count", "people"."first_seen_at", "people"."last_seen_at", "people"."created_at", "people"."updated_at", (people.profile->>\'first_name\') as "$first_name", (people.profile->>\'last_name\') as "$last_name", (people.profile->>\'username\') as "$username", (people.profile->>\'city\') as "$city", (people.profile->>\'state\') as "$state", (people.profile->>\'country\') as "$country", (people.profile->>\'postal_code\') as "$postal_code", (people.profile->>\'birthdate\') as "$birthdate", (people.profile->>\'gender\') as "$gender" from "people" where "people"."id" = $1',
+    viewColumns: ["id","account_id","user_id","email","name","phone","event_count","purchase_count","first_seen_at","last_seen_at","created_at","updated_at"],
     bareRows: false,
     view: (row: R.PersonRow): T.Person => ({
       id: row.id,
@@ -1192,6 +1248,8 @@ export const resources = {
     live: null,
     byId: 'select "tracked_events".*, (json_build_object(\'email\', tracked_events.user_profile->>\'email\', \'name\', tracked_events.user_profile->>\'name\', \'phone\', tracked_events.user_profile->>\'phone\', \'first_name\', tracked_events.user_profile->>\'first_name\', \'last_name\', tracked_events.user_profile->>\'last_name\', \'city\', tracked_events.user_profile->>\'city\', \'country\', tracked_events.user_profile->>\'country\')) as "$user" from "tracked_events" where "tracked_events"."id" = $1',
     byIdForUpdate: 'select "tracked_events".*, (json_build_object(\'email\', tracked_events.user_profile->>\'email\', \'name\', tracked_events.user_profile->>\'name\', \'phone\', tracked_events.user_profile->>\'phone\', \'first_name\', tracked_events.user_profile->>\'first_name\', \'last_name\', tracked_events.user_profile->>\'last_name\', \'city\', tracked_events.user_profile->>\'city\', \'country\', tracked_events.user_profile->>\'country\')) as "$user" from "tracked_events" where "tracked_events"."id" = $1 for update of "tracked_events"',
+    viewById: 'select "tracked_events"."id", "tracked_events"."account_id", "tracked_events"."person_id", "tracked_events"."event_id", "tracked_events"."event_name", "tracked_events"."custom_name", "tracked_events"."event_time", "tracked_events"."action_source", "tracked_events"."url", "tracked_events"."referrer_url", "tracked_events"."title", "tracked_events"."value", "tracked_events"."currency", "tracked_events"."payment_id", "tracked_events"."member_id", "tracked_events"."membership_id", "tracked_events"."product_id", "tracked_events"."plan_id", "tracked_events"."context", "tracked_events"."duration_ms", "tracked_events"."resumed", "tracked_events"."identify_source", "tracked_events"."created_at", (json_build_object(\'email\', tracked_events.user_profile->>\'email\', \'name\', tracked_events.user_profile->>\'name\', \'phone\', tracked_events.user_profile->>\'phone\', \'first_name\', tracked_events.user_profile->>\'first_name\', \'last_name\', tracked_events.user_profile->>\'last_name\', \'city\', tracked_events.user_profile->>\'city\', \'country\', tracked_events.user_profile->>\'country\')) as "$user" from "tracked_events" where "tracked_events"."id" = $1',
+    viewColumns: ["id","account_id","person_id","event_id","event_name","custom_name","event_time","action_source","url","referrer_url","title","value","currency","payment_id","member_id","membership_id","product_id","plan_id","context","duration_ms","resumed","identify_source","created_at"],
     bareRows: false,
     view: (row: R.TrackedEventRow): T.TrackedEvent => ({
       id: row.id,
@@ -1228,6 +1286,8 @@ export const resources = {
     live: '"products"."deleted_at" is null',
     byId: 'select "products".*, "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route" from "products" join "accounts" as "account" on "account"."id" = "products"."account_id" where "products"."id" = $1 and "products"."deleted_at" is null',
     byIdForUpdate: 'select "products".*, "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route" from "products" join "accounts" as "account" on "account"."id" = "products"."account_id" where "products"."id" = $1 and "products"."deleted_at" is null for update of "products"',
+    viewById: 'select "products"."id", "products"."title", "products"."description", "products"."visibility", "products"."includes_license", "products"."metadata", "products"."created_at", "products"."updated_at", "products"."account_id", "account"."id" as "account.id", "account"."title" as "account.title", "account"."route" as "account.route" from "products" join "accounts" as "account" on "account"."id" = "products"."account_id" where "products"."id" = $1 and "products"."deleted_at" is null',
+    viewColumns: ["id","title","description","visibility","includes_license","metadata","created_at","updated_at","account_id"],
     bareRows: false,
     view: (row: R.ProductRow): T.Product => ({
       id: row.id,
@@ -1250,6 +1310,8 @@ export const resources = {
     live: null,
     byId: 'select "promo_codes".* from "promo_codes" where "promo_codes"."id" = $1',
     byIdForUpdate: 'select "promo_codes".* from "promo_codes" where "promo_codes"."id" = $1 for update of "promo_codes"',
+    viewById: 'select "promo_codes"."id", "promo_codes"."account_id", "promo_codes"."code", "promo_codes"."status", "promo_codes"."amount_off", "promo_codes"."currency", "promo_codes"."percent_off", "promo_codes"."product_id", "promo_codes"."plan_id", "promo_codes"."max_redemptions", "promo_codes"."redemptions", "promo_codes"."expires_at", "promo_codes"."created_at", "promo_codes"."updated_at" from "promo_codes" where "promo_codes"."id" = $1',
+    viewColumns: ["id","account_id","code","status","amount_off","currency","percent_off","product_id","plan_id","max_redemptions","redemptions","expires_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.PromoCodeRow): T.PromoCode => ({
       id: row.id,
@@ -1276,6 +1338,8 @@ export const resources = {
     live: null,
     byId: 'select "refunds".* from "refunds" where "refunds"."id" = $1',
     byIdForUpdate: 'select "refunds".* from "refunds" where "refunds"."id" = $1 for update of "refunds"',
+    viewById: 'select "refunds"."id", "refunds"."payment_id", "refunds"."account_id", "refunds"."amount", "refunds"."currency", "refunds"."original_amount", "refunds"."original_currency", "refunds"."provider", "refunds"."status", "refunds"."failure_reason", "refunds"."created_at", "refunds"."updated_at" from "refunds" where "refunds"."id" = $1',
+    viewColumns: ["id","payment_id","account_id","amount","currency","original_amount","original_currency","provider","status","failure_reason","created_at","updated_at"],
     bareRows: true,
     view: (row: R.RefundRow): T.Refund => ({
       id: row.id,
@@ -1332,6 +1396,8 @@ export const resources = {
     live: null,
     byId: 'select "resolution_center_case_events".* from "resolution_center_case_events" where "resolution_center_case_events"."id" = $1',
     byIdForUpdate: 'select "resolution_center_case_events".* from "resolution_center_case_events" where "resolution_center_case_events"."id" = $1 for update of "resolution_center_case_events"',
+    viewById: 'select "resolution_center_case_events"."id", "resolution_center_case_events"."case_id", "resolution_center_case_events"."actor", "resolution_center_case_events"."action", "resolution_center_case_events"."message", "resolution_center_case_events"."attachments", "resolution_center_case_events"."created_at", "resolution_center_case_events"."account_id" from "resolution_center_case_events" where "resolution_center_case_events"."id" = $1',
+    viewColumns: ["id","case_id","actor","action","message","attachments","created_at","account_id"],
     bareRows: true,
     view: (row: R.ResolutionCenterCaseEventRow): T.ResolutionCenterCaseEvent => ({
       id: row.id,
@@ -1429,6 +1495,8 @@ export const resources = {
     live: null,
     byId: 'select "team_members".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name" from "team_members" join "users" as "user" on "user"."id" = "team_members"."user_id" where "team_members"."id" = $1',
     byIdForUpdate: 'select "team_members".*, "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name" from "team_members" join "users" as "user" on "user"."id" = "team_members"."user_id" where "team_members"."id" = $1 for update of "team_members"',
+    viewById: 'select "team_members"."id", "team_members"."account_id", "team_members"."role", "team_members"."permissions", "team_members"."status", "team_members"."invited_at", "team_members"."accepted_at", "team_members"."created_at", "user"."id" as "user.id", "user"."username" as "user.username", "user"."name" as "user.name" from "team_members" join "users" as "user" on "user"."id" = "team_members"."user_id" where "team_members"."id" = $1',
+    viewColumns: ["id","account_id","role","permissions","status","invited_at","accepted_at","created_at"],
     bareRows: false,
     view: (row: R.TeamMemberRow): T.TeamMember => ({
       id: row.id,
@@ -1508,6 +1576,8 @@ export const resources = {
     live: null,
     byId: 'select "verifications".* from "verifications" where "verifications"."id" = $1',
     byIdForUpdate: 'select "verifications".* from "verifications" where "verifications"."id" = $1 for update of "verifications"',
+    viewById: 'select "verifications"."id", "verifications"."account_id", "verifications"."purpose", "verifications"."kind", "verifications"."status", "verifications"."requested_information", "verifications"."submitted_at", "verifications"."reviewed_at", "verifications"."created_at", "verifications"."updated_at" from "verifications" where "verifications"."id" = $1',
+    viewColumns: ["id","account_id","purpose","kind","status","requested_information","submitted_at","reviewed_at","created_at","updated_at"],
     bareRows: true,
     view: (row: R.VerificationRow): T.Verification => ({
       id: row.id,
@@ -1531,6 +1601,8 @@ export const resources = {
     live: null,
     byId: 'select "webhook_deliveries".*, ((select e.type from events e where e.id = webhook_deliveries.event_id)) as "$event_type", (coalesce(webhook_deliveries.api_version_date, (select w.api_version_date from webhooks w where w.id = webhook_deliveries.webhook_id))) as "$api_version_date" from "webhook_deliveries" where "webhook_deliveries"."id" = $1',
     byIdForUpdate: 'select "webhook_deliveries".*, ((select e.type from events e where e.id = webhook_deliveries.event_id)) as "$event_type", (coalesce(webhook_deliveries.api_version_date, (select w.api_version_date from webhooks w where w.id = webhook_deliveries.webhook_id))) as "$api_version_date" from "webhook_deliveries" where "webhook_deliveries"."id" = $1 for update of "webhook_deliveries"',
+    viewById: 'select "webhook_deliveries"."id", "webhook_deliveries"."webhook_id", "webhook_deliveries"."event_id", "webhook_deliveries"."status", "webhook_deliveries"."attempts", "webhook_deliveries"."next_attempt_at", "webhook_deliveries"."delivered_at", "webhook_deliveries"."replay_id", "webhook_deliveries"."test", "webhook_deliveries"."created_at", ((select e.type from events e where e.id = webhook_deliveries.event_id)) as "$event_type", (coalesce(webhook_deliveries.api_version_date, (select w.api_version_date from webhooks w where w.id = webhook_deliveries.webhook_id))) as "$api_version_date" from "webhook_deliveries" where "webhook_deliveries"."id" = $1',
+    viewColumns: ["id","webhook_id","event_id","status","attempts","next_attempt_at","delivered_at","replay_id","test","created_at"],
     bareRows: false,
     view: (row: R.WebhookDeliveryRow): T.WebhookDelivery => ({
       id: row.id,
@@ -1557,6 +1629,8 @@ export const resources = {
     live: null,
     byId: 'select "webhook_replays".*, ((case when exists (select 1 from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status in (\'pending\', \'sending\')) then \'running\' else \'completed\' end)) as "$status", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'succeeded\')) as "$succeeded_count", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'failed\')) as "$failed_count" from "webhook_replays" where "webhook_replays"."id" = $1',
     byIdForUpdate: 'select "webhook_replays".*, ((case when exists (select 1 from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status in (\'pending\', \'sending\')) then \'running\' else \'completed\' end)) as "$status", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'succeeded\')) as "$succeeded_count", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'failed\')) as "$failed_count" from "webhook_replays" where "webhook_replays"."id" = $1 for update of "webhook_replays"',
+    viewById: 'select "webhook_replays"."id", "webhook_replays"."webhook_id", "webhook_replays"."account_id", "webhook_replays"."since", "webhook_replays"."until", "webhook_replays"."since_last_success", "webhook_replays"."event_count", "webhook_replays"."per_second", "webhook_replays"."created_at", ((case when exists (select 1 from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status in (\'pending\', \'sending\')) then \'running\' else \'completed\' end)) as "$status", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'succeeded\')) as "$succeeded_count", ((select count(*)::int from webhook_deliveries d where d.replay_id = webhook_replays.id and d.status = \'failed\')) as "$failed_count" from "webhook_replays" where "webhook_replays"."id" = $1',
+    viewColumns: ["id","webhook_id","account_id","since","until","since_last_success","event_count","per_second","created_at"],
     bareRows: false,
     view: (row: R.WebhookReplayRow): T.WebhookReplay => ({
       id: row.id,
@@ -1582,6 +1656,8 @@ export const resources = {
     live: '"webhooks"."deleted_at" is null',
     byId: 'select "webhooks".*, ((case when webhooks.previous_secret_expires_at > now() then webhooks.previous_secret_expires_at end)) as "$previous_secret_expires_at", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_version end)) as "$side_by_side_version", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_until end)) as "$side_by_side_until" from "webhooks" where "webhooks"."id" = $1 and "webhooks"."deleted_at" is null',
     byIdForUpdate: 'select "webhooks".*, ((case when webhooks.previous_secret_expires_at > now() then webhooks.previous_secret_expires_at end)) as "$previous_secret_expires_at", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_version end)) as "$side_by_side_version", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_until end)) as "$side_by_side_until" from "webhooks" where "webhooks"."id" = $1 and "webhooks"."deleted_at" is null for update of "webhooks"',
+    viewById: 'select "webhooks"."id", "webhooks"."account_id", "webhooks"."url", "webhooks"."events", "webhooks"."enabled", "webhooks"."disabled_at", "webhooks"."disabled_reason", "webhooks"."description", "webhooks"."api_version_date", "webhooks"."payload_format", "webhooks"."include_connected_accounts", "webhooks"."created_at", "webhooks"."updated_at", ((case when webhooks.previous_secret_expires_at > now() then webhooks.previous_secret_expires_at end)) as "$previous_secret_expires_at", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_version end)) as "$side_by_side_version", ((case when webhooks.side_by_side_until > now() then webhooks.side_by_side_until end)) as "$side_by_side_until" from "webhooks" where "webhooks"."id" = $1 and "webhooks"."deleted_at" is null',
+    viewColumns: ["id","account_id","url","events","enabled","disabled_at","disabled_reason","description","api_version_date","payload_format","include_connected_accounts","created_at","updated_at"],
     bareRows: false,
     view: (row: R.WebhookRow): T.Webhook => ({
       id: row.id,

@@ -1,7 +1,7 @@
 // generated/resources.ts: every stored resource's statement (precomputed SQL) and view (row -> resource), for the
 // plain operations and for handlers (resources.X.view(row), readView, loadOwned).
 import { viewType, type StoredModel } from './plain/stored-resources.js';
-import { rowTypeName } from './emit-rows.js';
+import { rowTypeName, type TableColumns } from './emit-rows.js';
 import { tsString } from './plain/ts-literal.js';
 
 /** A resource's hidden fields (field_hidden): each its select list and reader. */
@@ -13,7 +13,21 @@ function hiddenEntry(m: StoredModel): string {
 }
 
 /** `shown`: for each schema with hidden fields, the versions showing some and which (versions.ts shownHiddenFields). */
-export function emitResources(models: StoredModel[], shown: Record<string, Record<string, string[]>> = {}): string {
+/** The statement reading a row for its view alone (runtime/ownership.ts loadOwned `forView`): the columns the view
+ * reads, when the generator can tell (StoredModel.viewColumns) and the table is known (migrations/tables.json), with
+ * the owner's column; else none, and such reads take byId. A column the spec names that the table lacks stops the
+ * generator. */
+function viewById(m: StoredModel, tables: TableColumns | null, where: string): { statement: string; columns: string[] } | null {
+  const own = tables?.tables[m.table];
+  if (!m.viewColumns || !own) return null;
+  const missing = m.viewColumns.filter((c) => !(c in own));
+  if (missing.length) throw new Error(`resources.${m.name}: its view reads ${missing.join(', ')}, which ${m.table} lacks (a code field's reads:?)`);
+  const columns = [...new Set([...m.viewColumns, ...('account_id' in own ? ['account_id'] : [])])];
+  return { columns, statement: `select ${[...columns.map((c) => `"${m.table}"."${c}"`), ...m.extraSelects].join(', ')} from ${m.from} ${where}` };
+}
+
+export function emitResources(models: StoredModel[], shown: Record<string, Record<string, string[]>> = {},
+  tables: TableColumns | null = null): string {
   const helpers = [...new Set(models.flatMap((m) => [...m.helpers]))].sort();
   const code = new Map<string, Set<string>>();
   for (const m of models) {
@@ -28,7 +42,9 @@ export function emitResources(models: StoredModel[], shown: Record<string, Recor
     ...[...code].sort(([a], [b]) => (a < b ? -1 : 1)).map(([module, fns]) => `import { ${[...fns].sort().join(', ')} } from '../handlers/${module}.js';`),
   ];
   const entries = models.map((m) => {
-    const byId = `select ${m.columns} from ${m.from} where "${m.table}"."id" = $1${m.live ? ` and ${m.live}` : ''}`;
+    const where = `where "${m.table}"."id" = $1${m.live ? ` and ${m.live}` : ''}`;
+    const byId = `select ${m.columns} from ${m.from} ${where}`;
+    const forView = viewById(m, tables, where);
     return `  ${m.name}: {
     name: ${tsString(m.name)},
     noun: ${tsString(m.noun)},
@@ -37,7 +53,9 @@ export function emitResources(models: StoredModel[], shown: Record<string, Recor
     from: ${tsString(m.from)},
     live: ${m.live === null ? 'null' : tsString(m.live)},
     byId: ${tsString(byId)},
-    byIdForUpdate: ${tsString(`${byId} for update of "${m.table}"`)},
+    byIdForUpdate: ${tsString(`${byId} for update of "${m.table}"`)},${forView ? `
+    viewById: ${tsString(forView.statement)},
+    viewColumns: ${JSON.stringify(forView.columns)},` : ''}
     bareRows: ${m.bareRows},
     view: ${m.view.replace('(row: Row)', `(row: R.${rowTypeName(m)})`)},${hiddenEntry(m)}
   } satisfies StoredResource<${viewType(m)}, R.${rowTypeName(m)}>,`;

@@ -69,7 +69,7 @@ export function generate(root: string, out?: string): Generated {
   Object.assign(files, emitTypedRuntime());
   // Stored resources and plain operations (problems were reported by loadSpec, with their positions).
   const stored = storedModels(spec, (file) => file, []);
-  files['resources.ts'] = emitResources(Object.values(stored), shownHiddenFields(spec, versions));
+  files['resources.ts'] = emitResources(Object.values(stored), shownHiddenFields(spec, versions), readTables(root));
   const plain = plainModels(spec, stored, (file) => file, []);
   files['plain-operations.ts'] = emitPlainOperations(plain);
   files['rows.ts'] = emitRows(Object.values(stored), readTables(root),

@@ -42,6 +42,9 @@ export async function requireOwned<R extends { account_id: string }>(access: Acc
 export interface LoadOptions<R> {
   /** lock the row for the rest of the request's transaction (writes) */
   forUpdate?: boolean;
+  /** the row is only rendered by the resource's view: read what the view needs (StoredResource.viewById); `ownRows`
+   * may then read only columns the view reads too */
+  forView?: boolean;
   ownRows?: OwnRows<R>;
 }
 
@@ -49,7 +52,7 @@ export interface LoadOptions<R> {
  * are 404. */
 export async function loadOwned<R extends { id: string; account_id: string } = Row>(ctx: HandlerContext,
   resource: StoredResource<unknown, R>, id: string, scopes: readonly string[], options: LoadOptions<R> = {}): Promise<R> {
-  const row = await readRow(ctx.db, resource, id, options.forUpdate ?? false);
+  const row = await readRow(ctx.db, resource, id, options.forUpdate ?? false, options.forView ?? false);
   return requireOwned(ctx.access, row, scopes, { noun: resource.noun, id }, options.ownRows);
 }
 

@@ -44,6 +44,11 @@ export interface StoredModel {
   /** the table's columns fields read as they are -> the field (its enum values, its object's type); null when two
    * fields read one column as different types */
   columnFields: Record<string, FieldSpec | null>;
+  /** the table's own columns the view reads, when the generator can tell (every code field says what it reads, no
+   * field is the caller's): a read for the view alone selects these and `extraSelects`; null: it reads them all */
+  viewColumns: string[] | null;
+  /** what the statement selects beside the table's own columns (joined columns, SQL fields) */
+  extraSelects: string[];
   resource: ResourceSpec & { area: string };
 }
 
@@ -87,8 +92,11 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     name, area: resource.area, table: table.name, resource, columns: '', from: '', live: null, bareRows: true, view: '',
     noun: table.noun ?? (resource.object ?? name).replace(/_/g, ' '),
     codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [], hidden: {}, selected: {},
-    columnFields: {},
+    columnFields: {}, viewColumns: null, extraSelects: [],
   };
+  // The columns code fields of the head's view read (`reads:`); null once one does not say.
+  let codeReads: Set<string> | null = new Set();
+  let readingHidden = false;
   const hiddenHere = hiddenFields(spec).get(name) ?? new Set<string>();
   const problem = (path: (string | number)[], message: string, key = false) =>
     problems.push(`${node(path, key)}: resources.${name}.table.${path.join('.')} ${message}`);
@@ -115,6 +123,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     const forms = (['sql', 'value', 'code', 'caller', 'join'] as const).filter((k) => k in form)
       .filter((k, _, all) => !(k === 'sql' && (all.includes('code') || all.includes('caller'))));
     if (forms.length > 1) problem(path, `has ${forms.join(' and ')}; a field is read one way`);
+    if (form.reads && !form.code) problem([...path, 'reads'], 'says what a code field reads; this field has no code');
     if (form.caller && !top) problem([...path, 'caller'], 'is for a resource\'s own fields; a handler adds a whole field');
     const inner = objectFields(spec, f);
     if (form.columns && !inner) problem([...path, 'columns'], `maps the fields of ${field}, which is not an object`);
@@ -142,6 +151,10 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
       const [module, fn] = form.code.split('#');
       if (!model.codeImports.has(module)) model.codeImports.set(module, new Set());
       model.codeImports.get(module)!.add(fn);
+      if (!readingHidden) {
+        if (form.reads && codeReads) for (const column of form.reads) codeReads.add(column);
+        else codeReads = null;
+      }
       register(null);
       return `${fn}(row)`;
     }
@@ -210,7 +223,9 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     const selectedBefore = new Set(Object.keys(model.selected));
     const form = formOf(table.columns?.[field]);
     if (!form.sql) problem(['columns', field], `is hidden at the head (field_hidden); read it by sql, selected only for the callers shown it`);
+    readingHidden = true;
     const expr = read(field, f, table.columns?.[field], ['columns', field], true);
+    readingHidden = false;
     model.hidden[field] = { select: selects.splice(before).join(', '), read: `(row: Row) => ${expr}` };
     model.bareRows = bare;
     for (const key of Object.keys(model.selected)) if (!selectedBefore.has(key)) delete model.selected[key];
@@ -221,6 +236,13 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     .filter(([field]) => !model.callerFields.includes(field) && !hiddenHere.has(field)).map(([field, expr]) => `${property(field)}: ${expr}`);
   model.view = `(row: Row): ${viewType(model)} => ({\n      ${parts.join(',\n      ')},\n    })`;
   model.columns = selects.join(', ');
+  model.extraSelects = selects.slice(1);
+  if (codeReads && !model.callerFields.length) {
+    // The row's own columns the view's code names (row.x, row['x']); joined and selected values ('user.id', '$x')
+    // come with extraSelects.
+    const named = [...model.view.matchAll(/\brow(?:\.([a-z_][a-z0-9_]*)|\['([^'.$]+)'\])/g)].map((m) => m[1] ?? m[2]);
+    model.viewColumns = [...new Set(['id', ...named, ...codeReads])];
+  }
   model.from = [T, ...joins].join(' ');
   model.live = table.soft_delete ? `${T}.${quoted(table.soft_delete)} is null` : null;
   return model;

@@ -14,6 +14,7 @@ const buyersOwn = <R extends { user_id: string | null }>(ctx: HandlerContext): O
 });
 
 /** The payment's row as its statement reads it: its table's columns and its buyer's (`user.*`). */
-export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<PaymentWithBuyer> {
-  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, ownRows: buyersOwn(ctx) });
+/** `forView`: the caller only renders it (resources.Payment.view): the row then holds what the view reads. */
+export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean; forView?: boolean } = {}): Promise<PaymentWithBuyer> {
+  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, forView: options.forView, ownRows: buyersOwn(ctx) });
 }

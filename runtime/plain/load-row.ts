@@ -14,9 +14,10 @@ export interface RowRules {
   find?: Finder;
 }
 
+/** `forView`: the row is only rendered (a retrieve without hook or fill: ./retrieve.ts), read for the view alone. */
 export function loadPlainRow(ctx: HandlerContext, resource: StoredResource<unknown>, id: string, rules: RowRules,
-  lock = false): Promise<Row> {
+  lock = false, forView = false): Promise<Row> {
   if (rules.find) return rules.find(ctx, id, { scopes: rules.scopes, lock });
-  if (rules.owner) return loadByOwner(ctx, resource, id, rules.scopes, rules.owner, lock);
-  return loadOwnedOrOwn(ctx, resource, id, rules.scopes, rules.own, lock);
+  if (rules.owner) return loadByOwner(ctx, resource, id, rules.scopes, rules.owner, lock, forView);
+  return loadOwnedOrOwn(ctx, resource, id, rules.scopes, rules.own, lock, forView);
 }

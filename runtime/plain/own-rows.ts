@@ -23,14 +23,14 @@ const isOwnRow = (own: OwnRowsSpec, ctx: HandlerContext) => (row: Row): boolean 
 /** The row by id (locked for the request's transaction when asked), if the caller may reach it with `scopes` or,
  * with `own`, as its own user (runtime/ownership.ts): every plain kind that reads one row loads it here. */
 export async function loadOwnedOrOwn(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], own: OwnRowsSpec | undefined, forUpdate = false): Promise<Row> {
-  if (!own) return loadOwned(ctx, resource, id, scopes, { forUpdate });
+  scopes: readonly string[], own: OwnRowsSpec | undefined, forUpdate = false, forView = false): Promise<Row> {
+  if (!own) return loadOwned(ctx, resource, id, scopes, { forUpdate, forView });
   const isOwn = isOwnRow(own, ctx);
   if (own.only) {
-    const row = await readRow(ctx.db, resource, id, forUpdate);
+    const row = await readRow(ctx.db, resource, id, forUpdate, forView);
     if (!row || !isOwn(row)) throw notFound(resource.noun, id, 'id');
     return row;
   }
   const refused = own.refused;
-  return loadOwned(ctx, resource, id, scopes, { forUpdate, ownRows: { isOwn, own: refused ? () => forbidden(refused) : 'pass' } });
+  return loadOwned(ctx, resource, id, scopes, { forUpdate, forView, ownRows: { isOwn, own: refused ? () => forbidden(refused) : 'pass' } });
 }

@@ -50,8 +50,8 @@ export const callersOwn = (principal: Principal): string | null =>
 /** A row by id (locked when asked), if the caller reaches its owner (a row of an owner it does not see is a 404 as
  * an unknown id is). */
 export async function loadByOwner(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], owner: RowOwnerSpec, lock = false): Promise<Row> {
-  const row = await readRow(ctx.db, resource, id, lock);
+  scopes: readonly string[], owner: RowOwnerSpec, lock = false, forView = false): Promise<Row> {
+  const row = await readRow(ctx.db, resource, id, lock, forView);
   if (!row) throw notFound(resource.noun, id, 'id');
   await requireOwner(ctx.access, row[owner.column.split('.').pop()!], scopes, owner.userPrefix, { noun: resource.noun, id });
   return row;

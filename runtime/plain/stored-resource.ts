@@ -21,6 +21,11 @@ export interface StoredResource<View, R extends { id: string } = any> {
   /** the whole statement for one live row by id ($1), and the same locking the table's row */
   byId: string;
   byIdForUpdate: string;
+  /** one live row by id with only what the view reads (the generator emits it when it can tell): for a read that
+   * renders the row and does nothing else with it; fewer columns to send and parse */
+  viewById?: string;
+  /** the table's own columns viewById reads (a rule reading another one needs byId) */
+  viewColumns?: readonly string[];
   /** the view reads only the table's own columns, so a row from `insert/update ... returning *` will do */
   bareRows: boolean;
   view(row: R): View;
@@ -30,9 +35,12 @@ export interface StoredResource<View, R extends { id: string } = any> {
 }
 
 /** One live row by id with its relations, in one statement. */
+/** `forView`: the row is only rendered by the resource's view (and its owner checked), so it may hold only what
+ * they read (viewById); never with forUpdate, whose callers write from the row. */
 export async function readRow<R extends { id: string }>(db: Knex, resource: StoredResource<unknown, R>, id: string,
-  forUpdate = false): Promise<R | undefined> {
-  const [row] = await query<R>(db, forUpdate ? resource.byIdForUpdate : resource.byId, [id]);
+  forUpdate = false, forView = false): Promise<R | undefined> {
+  const statement = forUpdate ? resource.byIdForUpdate : forView ? resource.viewById ?? resource.byId : resource.byId;
+  const [row] = await query<R>(db, statement, [id]);
   return row;
 }
 

@@ -40,6 +40,7 @@ t.before(async () => {
   await app.db.raw(`insert into events (id, type, account_id, data, created_at, dispatched_at)
     select 'evt_dep' || i, 'webhook.disabled', '${accountId}', '{}'::jsonb, at, at
     from (select i, now() - ((${ROWS} - i) * interval '70 days' / ${ROWS}) as at from generate_series(1, ${ROWS}) i) s`);
+  // sql-state-write: bulk seeding for a query-plan case: each seeded event's delivery, succeeded
   await app.db.raw(`insert into webhook_deliveries (id, webhook_id, event_id, status, attempts, created_at, updated_at, delivered_at)
     select 'whdl_dep' || i, '${webhookId}', 'evt_dep' || i, 'succeeded', 1, at, at, at
     from (select i, now() - ((${ROWS} - i) * interval '70 days' / ${ROWS}) as at from generate_series(1, ${ROWS}) i) s`);

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { CARDS, makeSeller, makeVariant, pay, VERSION, viewerKey } from './payment-fixtures.js';
+import { resources } from '../../generated/resources.js';
 
 const t = suite('GET /payments and GET /payments/{id}');
 let app: TestApp;
@@ -26,6 +27,20 @@ t('lists newest first with cursor pages; settlement_time_at is null on list rows
   assert.is(page2.body.page_info.has_next_page, false);
   const single = await app.request('GET', `/payments/${made[0]}`, { token: s.key, version: VERSION });
   assert.ok(single.body.settlement_time_at, 'the single read shows the settlement time');
+});
+
+t('GET /payments/{id} reads only the columns its view needs, and answers what the whole row renders', async () => {
+  const s = await makeSeller(app.db);
+  const alice = await makeUser(app.db, 'Alice Viewcolumns');
+  const v = await makeVariant(app, s.accountId, { price: 700 });
+  for (const made of [await pay(app, s, { plan_id: v.id }, { buyerId: alice.id }), await pay(app, s, { amount: 200, currency: 'usd' }, { card: CARDS.declined })]) {
+    const single = await app.request('GET', `/payments/${made.id}`, { token: s.key, version: VERSION });
+    assert.is(single.status, 200);
+    const [whole] = (await app.db.raw(resources.Payment.byId.replace('$1', '?'), [made.id])).rows;
+    assert.equal(single.body, JSON.parse(JSON.stringify(resources.Payment.view(whole))), 'the narrow read renders as the whole row does');
+  }
+  const narrow = resources.Payment.viewById!;
+  assert.ok(narrow && !narrow.includes('"payments".*') && !narrow.includes('metadata'), narrow);
 });
 
 t('every singular filter narrows the list', async () => {

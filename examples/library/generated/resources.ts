@@ -15,6 +15,8 @@ export const resources = {
     live: null,
     byId: 'select "books".* from "books" where "books"."id" = $1',
     byIdForUpdate: 'select "books".* from "books" where "books"."id" = $1 for update of "books"',
+    viewById: 'select "books"."id", "books"."account_id", "books"."title", "books"."author", "books"."isbn", "books"."created_at" from "books" where "books"."id" = $1',
+    viewColumns: ["id","account_id","title","author","isbn","created_at"],
     bareRows: true,
     view: (row: R.BookRow): T.Book => ({
       id: row.id,
@@ -34,6 +36,8 @@ export const resources = {
     live: null,
     byId: 'select "loans".* from "loans" where "loans"."id" = $1',
     byIdForUpdate: 'select "loans".* from "loans" where "loans"."id" = $1 for update of "loans"',
+    viewById: 'select "loans"."id", "loans"."account_id", "loans"."book_id", "loans"."borrower", "loans"."status", "loans"."due_date", "loans"."returned_at", "loans"."created_at" from "loans" where "loans"."id" = $1',
+    viewColumns: ["id","account_id","book_id","borrower","status","due_date","returned_at","created_at"],
     bareRows: true,
     view: (row: R.LoanRow): T.Loan => ({
       id: row.id,
@@ -55,6 +59,8 @@ export const resources = {
     live: null,
     byId: 'select "webhook_endpoints".* from "webhook_endpoints" where "webhook_endpoints"."id" = $1',
     byIdForUpdate: 'select "webhook_endpoints".* from "webhook_endpoints" where "webhook_endpoints"."id" = $1 for update of "webhook_endpoints"',
+    viewById: 'select "webhook_endpoints"."id", "webhook_endpoints"."account_id", "webhook_endpoints"."url", "webhook_endpoints"."events", "webhook_endpoints"."api_version", "webhook_endpoints"."created_at" from "webhook_endpoints" where "webhook_endpoints"."id" = $1',
+    viewColumns: ["id","account_id","url","events","api_version","created_at"],
     bareRows: true,
     view: (row: R.WebhookEndpointRow): T.WebhookEndpoint => ({
       id: row.id,
