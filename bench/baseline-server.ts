@@ -224,10 +224,10 @@ function paymentView(row: Record<string, any>, list = false) {
 // The declared Payment's statement (generated/resources.ts), as the list's query builder writes it
 const PAYMENT_ROWS = `select ${resources.Payment.columns} from ${resources.Payment.from}`;
 
-/** GET /payments/{id}: find-payment.ts: the payment with its buyer in one statement, then its account's visibility
- * and the scope (cached). */
+/** GET /payments/{id}: find-payment.ts: the payment with its buyer in one statement (what its view reads), then its
+ * account's visibility and the scope (cached). */
 async function payment(key: Key, id: string) {
-  const [row] = await rows(resources.Payment.byId, [id]);
+  const [row] = await rows(resources.Payment.viewById ?? resources.Payment.byId, [id]);
   if (!row || !(await visibleAccount(key, row.account_id))) throw new Failure(404, 'not_found', `No such payment: '${id}'`);
   if (!key.role || !roleAllows(key.role, 'payment:basic:read')) throw new Failure(403, 'permission_denied', 'This credential lacks the payment:basic:read permission');
   return paymentView(row);
