@@ -26,7 +26,7 @@ const columnForm = {
     sql: { type: 'string', minLength: 1 },
     value: {},
     code: codeName,
-    reads: { type: 'array', items: identifier, minItems: 1, uniqueItems: true },
+    reads: { type: 'array', items: identifier, uniqueItems: true },
     caller: { const: true },
     join: identifier,
     on: identifier,

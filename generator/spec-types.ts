@@ -107,8 +107,9 @@ export interface ColumnForm {
   /** module#export under handlers/: a function of the row, for what only code can say; with `sql`, the row
    * carries that expression's value as `$<field>` for the function to read */
   code?: string;
-  /** with code: the row's own columns the function reads, so that a read for the view alone (`viewById`) selects
-   * only what the view needs; a view with a code field that does not say reads them all */
+  /** with code or caller: the row's own columns the function (or the handler adding the field) reads, so that a read
+   * for the view alone (`viewById`) selects only what the view needs; a view with such a field that does not say
+   * reads them all. [] when it reads only its `sql` value */
   reads?: string[];
   /** the caller decides this field (what its credential may see): the generated view leaves it out and the
    * resource's handlers add it; with `sql`, the statement still reads what they need, as `$<field>` */

@@ -44,8 +44,8 @@ export interface StoredModel {
   /** the table's columns fields read as they are -> the field (its enum values, its object's type); null when two
    * fields read one column as different types */
   columnFields: Record<string, FieldSpec | null>;
-  /** the table's own columns the view reads, when the generator can tell (every code field says what it reads, no
-   * field is the caller's): a read for the view alone selects these and `extraSelects`; null: it reads them all */
+  /** the table's own columns the view and its caller fields read, when the generator can tell (every code and caller
+   * field says what it reads): a read for the view alone selects these and `extraSelects`; null: it reads them all */
   viewColumns: string[] | null;
   /** what the statement selects beside the table's own columns (joined columns, SQL fields) */
   extraSelects: string[];
@@ -94,7 +94,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [], hidden: {}, selected: {},
     columnFields: {}, viewColumns: null, extraSelects: [],
   };
-  // The columns code fields of the head's view read (`reads:`); null once one does not say.
+  // The columns code and caller fields of the head's view read (`reads:`); null once one does not say.
   let codeReads: Set<string> | null = new Set();
   let readingHidden = false;
   const hiddenHere = hiddenFields(spec).get(name) ?? new Set<string>();
@@ -115,6 +115,13 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     return `(${test} ? ${expr} : null)`;
   }
 
+  /** What a code or caller field of the head's view reads of the row's own columns; unknown once one does not say. */
+  function noteReads(form: ColumnForm): void {
+    if (readingHidden) return;
+    if (form.reads && codeReads) for (const column of form.reads) codeReads.add(column);
+    else codeReads = null;
+  }
+
   /** TypeScript reading field `field` (of type f) from a row of the table; `top` registers where it lives. */
   function read(field: string, f: FieldSpec, columnSpec: ColumnSpec | undefined, path: (string | number)[], top: boolean,
     underWhen = false): string {
@@ -123,7 +130,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     const forms = (['sql', 'value', 'code', 'caller', 'join'] as const).filter((k) => k in form)
       .filter((k, _, all) => !(k === 'sql' && (all.includes('code') || all.includes('caller'))));
     if (forms.length > 1) problem(path, `has ${forms.join(' and ')}; a field is read one way`);
-    if (form.reads && !form.code) problem([...path, 'reads'], 'says what a code field reads; this field has no code');
+    if (form.reads && !form.code && !form.caller) problem([...path, 'reads'], 'says what a code or caller field reads; this field is neither');
     if (form.caller && !top) problem([...path, 'caller'], 'is for a resource\'s own fields; a handler adds a whole field');
     const inner = objectFields(spec, f);
     if (form.columns && !inner) problem([...path, 'columns'], `maps the fields of ${field}, which is not an object`);
@@ -142,6 +149,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     };
     if (form.caller) {
       if (form.sql) selected(form.sql);
+      noteReads(form);
       model.callerFields.push(field);
       register(null);
       return '';
@@ -151,10 +159,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
       const [module, fn] = form.code.split('#');
       if (!model.codeImports.has(module)) model.codeImports.set(module, new Set());
       model.codeImports.get(module)!.add(fn);
-      if (!readingHidden) {
-        if (form.reads && codeReads) for (const column of form.reads) codeReads.add(column);
-        else codeReads = null;
-      }
+      noteReads(form);
       register(null);
       return `${fn}(row)`;
     }
@@ -237,7 +242,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   model.view = `(row: Row): ${viewType(model)} => ({\n      ${parts.join(',\n      ')},\n    })`;
   model.columns = selects.join(', ');
   model.extraSelects = selects.slice(1);
-  if (codeReads && !model.callerFields.length) {
+  if (codeReads) {
     // The row's own columns the view's code names (row.x, row['x']); joined and selected values ('user.id', '$x')
     // come with extraSelects.
     const named = [...model.view.matchAll(/\brow(?:\.([a-z_][a-z0-9_]*)|\['([^'.$]+)'\])/g)].map((m) => m[1] ?? m[2]);

@@ -61,9 +61,15 @@ t('a code field that does not say what it reads: no viewById, the view\'s reads 
   assert.match(text, /byId: 'select "test_widgets"\.\* from/);
 });
 
-t('reads on a field without code is a problem at its line', () => {
+t('reads on a field with neither code nor caller is a problem at its line', () => {
   const text = widget('{ column: points, reads: [points] }');
-  problemAt(problemsWith(text), F, lineOf(text, 'score: { column: points'), 'reads', 'no code');
+  problemAt(problemsWith(text), F, lineOf(text, 'score: { column: points'), 'reads', 'neither');
+});
+
+t('a caller field that says what its handler reads counts too; one that does not leaves no viewById', async () => {
+  const said = await generatedResources(widget('{ caller: true, reads: [bonus] }'));
+  assert.match(said, /viewColumns: \["id","name","created_at","bonus","account_id"\]/);
+  assert.not.match(await generatedResources(widget('{ caller: true }')), /viewById/);
 });
 
 t.run();
