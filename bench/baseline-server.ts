@@ -116,8 +116,8 @@ async function account(key: Key, id: string) {
     rows('select * from economic_intelligence_offers order by position'),
   ]);
   const [milestones, offers] = await referenceTables;
-  // One statement: the account, its parent, its balances and its reward payouts.
-  const [row] = await rows(resources.Account.byId, [id]);
+  // One statement: the account (what its view reads), its parent, its balances and its reward payouts.
+  const [row] = await rows(resources.Account.viewById ?? resources.Account.byId, [id]);
   const parent = row.parent_id ? { id: row['parent_account.id'], title: row['parent_account.title'], route: row['parent_account.route'], logo_url: row['parent_account.logo_url'] } : null;
   const sums: Record<string, number> = row.$balance ?? {};
   const sum = (bucket: string) => money(Number(sums[bucket] ?? 0));
