@@ -13,7 +13,7 @@ function hiddenEntry(m: StoredModel): string {
 }
 
 /** `shown`: for each schema with hidden fields, the versions showing some and which (versions.ts shownHiddenFields). */
-/** The statement reading a row for its view alone (runtime/ownership.ts loadOwned `forView`): the columns the view
+/** The statement reading a row for its view alone (runtime/ownership.ts loadOwned `read: 'view'`): the columns the view
  * reads, when the generator can tell (StoredModel.viewColumns) and the table is known (migrations/tables.json), with
  * the owner's column; else none, and such reads take byId. A column the spec names that the table lacks stops the
  * generator. */
@@ -44,7 +44,7 @@ export function emitResources(models: StoredModel[], shown: Record<string, Recor
   const entries = models.map((m) => {
     const where = `where "${m.table}"."id" = $1${m.live ? ` and ${m.live}` : ''}`;
     const byId = `select ${m.columns} from ${m.from} ${where}`;
-    const forView = viewById(m, tables, where);
+    const viewRead = viewById(m, tables, where);
     return `  ${m.name}: {
     name: ${tsString(m.name)},
     noun: ${tsString(m.noun)},
@@ -53,9 +53,9 @@ export function emitResources(models: StoredModel[], shown: Record<string, Recor
     from: ${tsString(m.from)},
     live: ${m.live === null ? 'null' : tsString(m.live)},
     byId: ${tsString(byId)},
-    byIdForUpdate: ${tsString(`${byId} for update of "${m.table}"`)},${forView ? `
-    viewById: ${tsString(forView.statement)},
-    viewColumns: ${JSON.stringify(forView.columns)},` : ''}
+    byIdForUpdate: ${tsString(`${byId} for update of "${m.table}"`)},${viewRead ? `
+    viewById: ${tsString(viewRead.statement)},
+    viewColumns: ${JSON.stringify(viewRead.columns)},` : ''}
     bareRows: ${m.bareRows},
     view: ${m.view.replace('(row: Row)', `(row: R.${rowTypeName(m)})`)},${hiddenEntry(m)}
   } satisfies StoredResource<${viewType(m)}, R.${rowTypeName(m)}>,`;

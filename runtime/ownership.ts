@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { ApiError, forbidden, notFound } from './errors.js';
 import type { Access } from './access.js';
 import type { HandlerContext } from './handler.js';
-import { readRow, type Row, type StoredResource } from './plain/stored-resource.js';
+import { readRow, type Row, type RowRead, type StoredResource } from './plain/stored-resource.js';
 
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
@@ -40,11 +40,9 @@ export async function requireOwned<R extends { account_id: string }>(access: Acc
 }
 
 export interface LoadOptions<R> {
-  /** lock the row for the rest of the request's transaction (writes) */
-  forUpdate?: boolean;
-  /** the row is only rendered by the resource's view: read what the view needs (StoredResource.viewById); `ownRows`
-   * may then read only columns the view reads too */
-  forView?: boolean;
+  /** how the row is read (./plain/stored-resource.ts RowRead): `lock` for writes; with `view`, `ownRows` may read
+   * only columns the view reads too */
+  read?: RowRead;
   ownRows?: OwnRows<R>;
 }
 
@@ -52,7 +50,7 @@ export interface LoadOptions<R> {
  * are 404. */
 export async function loadOwned<R extends { id: string; account_id: string } = Row>(ctx: HandlerContext,
   resource: StoredResource<unknown, R>, id: string, scopes: readonly string[], options: LoadOptions<R> = {}): Promise<R> {
-  const row = await readRow(ctx.db, resource, id, options.forUpdate ?? false, options.forView ?? false);
+  const row = await readRow(ctx.db, resource, id, options.read);
   return requireOwned(ctx.access, row, scopes, { noun: resource.noun, id }, options.ownRows);
 }
 

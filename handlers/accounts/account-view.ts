@@ -87,7 +87,7 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
 /** One account as this caller sees it, read in one statement (what its view and this caller's fields read:
  * resources.Account.viewById); undefined when there is none. */
 export async function loadAccountView(db: Knex, access: Access, id: string, options: ViewOptions = {}): Promise<Account | undefined> {
-  const row = await readRow(db, resources.Account, id, false, true);
+  const row = await readRow(db, resources.Account, id, 'view');
   return row ? (await accountViews(db, access, [row], options))[0] : undefined;
 }
 

@@ -54,7 +54,7 @@ async function checkExternalIdFree(ctx: HandlerContext, row: AccountRow, externa
 /** PATCH /accounts/{id}: the runtime has already checked the account is visible and company:update is held. */
 export const updateAccount: Handler<'updateAccount'> = async ({ path, body }, ctx) => {
   // Locked so concurrent updates merge metadata onto each other's result instead of losing keys.
-  const row = await readRow(ctx.db, resources.Account, path.id, true);
+  const row = await readRow(ctx.db, resources.Account, path.id, 'lock');
   if (!row) throw notFound('account', path.id, 'id');
   if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowed(ctx.db, row);
   // Only callers pinned before 2026-09-06 can send these: the newest version's validator refuses them.

@@ -13,7 +13,7 @@ const PROMOTABLE = new Set(['approved', 'draft']);
 export const promoteAppBuild: Handler<'promoteAppBuild'> = async ({ path }, ctx) => {
   const seen = await loadOwned(ctx, resources.AppBuild, path.id, ['developer:manage_builds']);
   await ctx.db('apps').where({ id: seen.app_id }).forUpdate().first('id');
-  const build = await loadOwned(ctx, resources.AppBuild, path.id, ['developer:manage_builds'], { forUpdate: true });
+  const build = await loadOwned(ctx, resources.AppBuild, path.id, ['developer:manage_builds'], { read: 'lock' });
   if (build.is_production) return resources.AppBuild.view(build);
   if (!PROMOTABLE.has(build.status)) {
     throw new ApiError(400, 'invalid_state', `Only an approved or draft build can be promoted; this one is ${build.status}`, 'status');

@@ -20,7 +20,7 @@ export const reviewBountySubmission: Handler<'reviewBountySubmission'> = async (
   if (body.decision === 'deny' && body.denial_reason === undefined) throw invalid('denial_reason is required to deny a submission', 'denial_reason');
   if (body.decision === 'approve' && body.denial_reason !== undefined) throw invalid('denial_reason is only for deny', 'denial_reason');
   const bounty = (await lockBounty(ctx.db, seen.bounty_id))!;
-  const row = await requireOwned(ctx.access, await readRow(ctx.db, resources.BountySubmission, path.id, true), scopes, wanted);
+  const row = await requireOwned(ctx.access, await readRow(ctx.db, resources.BountySubmission, path.id, 'lock'), scopes, wanted);
   const status = transition('BountySubmission', row.status, body.decision);
   if (body.decision === 'approve') {
     if (bounty.status !== 'open') throw new ApiError(400, 'invalid_state', `The bounty is ${bounty.status}: its escrow pays no more rewards`, 'decision');

@@ -10,7 +10,7 @@ import { authorize } from './authorize-purchase.js';
  * approved and held, or declined and recorded; 201 either way.
  */
 export const authorizeCardPurchase: Handler<'authorizeCardPurchase'> = async ({ body }, ctx) => {
-  const card = await loadOwned(ctx, resources.Card, body.card_id, ['card:manage'], { forUpdate: true });
+  const card = await loadOwned(ctx, resources.Card, body.card_id, ['card:manage'], { read: 'lock' });
   const row = await authorize(ctx.db, card, {
     amount: body.amount, currency: body.currency ?? 'usd', merchant_name: body.merchant_name, merchant_category: body.merchant_category,
   });

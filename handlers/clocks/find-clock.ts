@@ -5,4 +5,4 @@ import type { ClockRow } from '../../generated/rows.js';
 
 /** A clock the caller may manage, locked for the request's transaction. */
 export const findManageableClock = (ctx: HandlerContext, id: string): Promise<ClockRow> =>
-  loadOwned(ctx, resources.Clock, id, ['sandbox_clock:manage'], { forUpdate: true });
+  loadOwned(ctx, resources.Clock, id, ['sandbox_clock:manage'], { read: 'lock' });

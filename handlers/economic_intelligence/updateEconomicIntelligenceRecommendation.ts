@@ -9,7 +9,7 @@ import { nowMs } from '../shared/now.js';
 /** PATCH /economic_intelligence/{id}: one move of the recommendation's lifecycle (spec state_machines), locked so
  * two concurrent moves settle one after the other. */
 export const updateEconomicIntelligenceRecommendation: Handler<'updateEconomicIntelligenceRecommendation'> = async ({ path, body }, ctx) => {
-  const row = await loadOwned(ctx, resources.EconomicIntelligenceRecommendation, path.id, ['economic_intelligence:update'], { forUpdate: true });
+  const row = await loadOwned(ctx, resources.EconomicIntelligenceRecommendation, path.id, ['economic_intelligence:update'], { read: 'lock' });
   if (body.result_url !== undefined && body.status !== 'executed') throw invalid('result_url is taken only with status executed', 'result_url');
   const now = nowMs(ctx.db);
   const runBy = ctx.principal.kind === 'user_token' ? ctx.principal.userId : null;

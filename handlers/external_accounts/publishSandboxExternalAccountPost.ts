@@ -9,7 +9,7 @@ import { postRow } from './post-row.js';
 /** POST /sandbox/external_accounts/{id}/posts: the owner publishes on the sandbox network. The external account's
  * row is locked, so concurrent publishes number their posts one after the other. */
 export const publishSandboxExternalAccountPost: Handler<'publishSandboxExternalAccountPost'> = async ({ path, body }, ctx) => {
-  const account = await loadOwned(ctx, resources.ExternalAccount, path.id, ['social_account:update'], { forUpdate: true });
+  const account = await loadOwned(ctx, resources.ExternalAccount, path.id, ['social_account:update'], { read: 'lock' });
   if (account.status !== 'connected') {
     throw new ApiError(400, 'invalid_state', `Only a connected external account publishes; this one is ${account.status}`, 'status');
   }

@@ -6,6 +6,7 @@ import { forbidden } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../generated/handler.js';
 import { loadOwned, type OwnRows } from '../../runtime/ownership.js';
 import { resources } from '../../generated/resources.js';
+import type { RowRead } from '../../runtime/plain/stored-resource.js';
 import type { PaymentRow as PaymentWithBuyer } from '../../generated/rows.js';
 
 const buyersOwn = <R extends { user_id: string | null }>(ctx: HandlerContext): OwnRows<R> => ({
@@ -13,8 +14,8 @@ const buyersOwn = <R extends { user_id: string | null }>(ctx: HandlerContext): O
   own: () => forbidden("Native payment reads are not served to the buyer's own token; the selling account's credentials read payments"),
 });
 
-/** The payment's row as its statement reads it: its table's columns and its buyer's (`user.*`). */
-/** `forView`: the caller only renders it (resources.Payment.view): the row then holds what the view reads. */
-export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean; forView?: boolean } = {}): Promise<PaymentWithBuyer> {
-  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, forView: options.forView, ownRows: buyersOwn(ctx) });
+/** The payment's row as its statement reads it: its table's columns and its buyer's (`user.*`); with `read: 'view'`
+ * (a caller that only renders it, resources.Payment.view), what the view reads. */
+export async function findPayment(ctx: HandlerContext, id: string, scope: string, read: RowRead = 'row'): Promise<PaymentWithBuyer> {
+  return loadOwned(ctx, resources.Payment, id, [scope], { read, ownRows: buyersOwn(ctx) });
 }

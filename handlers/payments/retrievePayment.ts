@@ -8,4 +8,4 @@ import { findPayment } from './find-payment.js';
 /** GET /payments/{id}: one statement reads what the payment's view needs, with its buyer; the access check is the
  * caller's cache. */
 export const retrievePayment: Handler<'retrievePayment'> = async ({ path }, ctx) =>
-  resources.Payment.view(await findPayment(ctx, path.id, 'payment:basic:read', { forView: true }));
+  resources.Payment.view(await findPayment(ctx, path.id, 'payment:basic:read', 'view'));

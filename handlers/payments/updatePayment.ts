@@ -6,7 +6,7 @@ import { loadPaymentView } from './payment-view.js';
 
 /** PATCH /payments/{id}: a new return_url while the buyer can still act on the payment (requires_action). */
 export const updatePayment: Handler<'updatePayment'> = async ({ path, body }, ctx) => {
-  const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
+  const payment = await findPayment(ctx, path.id, 'payment:charge', 'lock');
   transition('Payment', payment.status, 'change_return_url');
   // The column is where the sandbox's authentication page sends the buyer; next_action shows it to the seller.
   await ctx.db('payments').where({ id: payment.id }).update({

@@ -37,7 +37,7 @@ export async function checkAttachments(ctx: HandlerContext, attachments: readonl
 
 /** The case and its payment, locked payment first; undefined when the case does not exist. */
 export function lockCase(db: Knex, caseId: string): Promise<{ row: CaseRow; payment: PaymentRow } | undefined> {
-  return lockWithPayment(db, 'resolution_center_cases', caseId, async (trx) => (await readRow(trx, resources.ResolutionCenterCase, caseId, true))!);
+  return lockWithPayment(db, 'resolution_center_cases', caseId, async (trx) => (await readRow(trx, resources.ResolutionCenterCase, caseId, 'lock'))!);
 }
 
 export interface Step {

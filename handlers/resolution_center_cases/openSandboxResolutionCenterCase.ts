@@ -17,7 +17,7 @@ const refused = (message: string) => new ApiError(400, 'invalid_state', message,
  */
 export const openSandboxResolutionCenterCase: Handler<'openSandboxResolutionCenterCase'> = async ({ body }, ctx) => {
   await checkAttachments(ctx, body.attachments);
-  const payment = await requireOwned(ctx.access, await readRow(ctx.db, resources.Payment, body.payment_id, true),
+  const payment = await requireOwned(ctx.access, await readRow(ctx.db, resources.Payment, body.payment_id, 'lock'),
     ['payment:dispute'], { noun: 'payment', id: body.payment_id, param: 'payment_id' }) as PaymentRow;
   if (!['succeeded', 'partially_refunded'].includes(payment.status)) {
     throw refused(`A case is opened on a collected payment (succeeded or partially_refunded); this one is ${payment.status}`);

@@ -17,7 +17,7 @@ const oneShipmentPerPayment = (paymentId: string) =>
 /** POST /shipments: the runtime has checked shipment:create on account_id; the payment must be that account's. */
 export const createShipment: Handler<'createShipment'> = async ({ body }, ctx) => {
   // Locked: concurrent creates for one payment are ordered here (the unique index settles any that slip past).
-  const payment = await readRow(ctx.db, resources.Payment, body.payment_id, true);
+  const payment = await readRow(ctx.db, resources.Payment, body.payment_id, 'lock');
   const owned = payment?.account_id === body.account_id ? payment : undefined;
   await requireOwned(ctx.access, owned as { account_id: string } | undefined, [],
     { noun: 'payment', id: body.payment_id, param: 'payment_id' });

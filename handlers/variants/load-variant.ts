@@ -5,4 +5,4 @@ import { resources } from '../../generated/resources.js';
 
 /** A live variant by id (deleted ones, and those of deleted products, are 404), locked when it is to change. */
 export const loadVariant = (ctx: HandlerContext, id: string, scope: 'plan:basic:read' | 'plan:update'): Promise<VariantRow> =>
-  loadOwned(ctx, resources.Variant, id, [scope], { forUpdate: scope !== 'plan:basic:read' });
+  loadOwned(ctx, resources.Variant, id, [scope], { read: scope === 'plan:basic:read' ? 'row' : 'lock' });

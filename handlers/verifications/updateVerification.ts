@@ -18,7 +18,7 @@ type Stored = Record<string, unknown[]>;
  * them, and when every entry is answered submits the verification (identity: to the reviewer; ads agreement:
  * signed at once). */
 export const updateVerification: Handler<'updateVerification'> = async ({ path, body }, ctx) => {
-  const row = await loadOwned(ctx, resources.Verification, path.id, ['company:update'], { forUpdate: true });
+  const row = await loadOwned(ctx, resources.Verification, path.id, ['company:update'], { read: 'lock' });
   if (row.status !== 'action_required') {
     throw new ApiError(400, 'invalid_state', `Verification ${row.id} is ${row.status}: it takes no answers`, 'status');
   }

@@ -9,7 +9,7 @@ import { openWindow } from './side-by-side.js';
 
 /** POST /webhooks/{id}/side_by_side/end: keep current leaves the pin; keep second moves it to the window's version. */
 export const endWebhookSideBySide: Handler<'endWebhookSideBySide'> = async ({ path, body }, ctx) => {
-  const webhook = await loadOwned(ctx, resources.Webhook, path.id, ['webhook:manage'], { forUpdate: true });
+  const webhook = await loadOwned(ctx, resources.Webhook, path.id, ['webhook:manage'], { read: 'lock' });
   const window = await openWindow(ctx.db, webhook.id);
   if (!window) throw invalid('This webhook has no side-by-side window open (POST /webhooks/{id}/side_by_side opens one)', 'id');
   await ctx.db('webhooks').where({ id: webhook.id }).update({

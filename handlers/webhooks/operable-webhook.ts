@@ -7,7 +7,7 @@ import { ApiError } from '../../runtime/errors.js';
 import { loadOwned } from '../../runtime/ownership.js';
 
 export async function operableWebhook(ctx: HandlerContext, id: string, doing: string): Promise<WebhookRow> {
-  const webhook = await loadOwned(ctx, resources.Webhook, id, ['webhook:manage'], { forUpdate: true });
+  const webhook = await loadOwned(ctx, resources.Webhook, id, ['webhook:manage'], { read: 'lock' });
   if (!webhook.enabled) {
     throw new ApiError(400, 'invalid_state', `This webhook is disabled: enable it (PATCH /webhooks/${id} with enabled true) before ${doing}`, 'id');
   }

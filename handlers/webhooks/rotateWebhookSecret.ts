@@ -13,7 +13,7 @@ import { newWebhookSecret } from './webhook-rules.js';
  * The overlap's end is the database's clock, as every delivery compares it with.
  */
 export const rotateWebhookSecret: Handler<'rotateWebhookSecret'> = async ({ path, body }, ctx) => {
-  const webhook = await loadOwned(ctx, resources.Webhook, path.id, ['webhook:manage'], { forUpdate: true });
+  const webhook = await loadOwned(ctx, resources.Webhook, path.id, ['webhook:manage'], { read: 'lock' });
   const secret = newWebhookSecret();
   const overlap = body.overlap_seconds;
   await ctx.db('webhooks').where({ id: webhook.id }).update({

@@ -25,7 +25,7 @@ export function plainAction<Op extends OperationTypes>(resource: StoredResource<
   return async (input, ctx) => {
     const fill = options.fill?.(input.query ?? {}, ctx);
     const id = (input.path as { id: string }).id;
-    const row = await loadPlainRow(ctx, resource, id, options, true);
+    const row = await loadPlainRow(ctx, resource, id, options, 'lock');
     const step = await options.hook(row, input, ctx);
     const fresh = await readRow(ctx.db, resource, row.id);
     if (!fresh) throw new Error(`${resource.name} ${row.id} vanished in its own action`);

@@ -5,7 +5,7 @@ import type { HandlerContext } from '../handler.js';
 import type { Finder } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import { loadByOwner, type RowOwnerSpec } from './row-owner.js';
-import type { Row, StoredResource } from './stored-resource.js';
+import type { Row, RowRead, StoredResource } from './stored-resource.js';
 
 export interface RowRules {
   scopes: readonly string[];
@@ -14,10 +14,10 @@ export interface RowRules {
   find?: Finder;
 }
 
-/** `forView`: the row is only rendered (a retrieve without hook or fill: ./retrieve.ts), read for the view alone. */
+/** `read`: as ./stored-resource.ts readRow says (a declared finder is told only whether to lock). */
 export function loadPlainRow(ctx: HandlerContext, resource: StoredResource<unknown>, id: string, rules: RowRules,
-  lock = false, forView = false): Promise<Row> {
-  if (rules.find) return rules.find(ctx, id, { scopes: rules.scopes, lock });
-  if (rules.owner) return loadByOwner(ctx, resource, id, rules.scopes, rules.owner, lock, forView);
-  return loadOwnedOrOwn(ctx, resource, id, rules.scopes, rules.own, lock, forView);
+  read: RowRead = 'row'): Promise<Row> {
+  if (rules.find) return rules.find(ctx, id, { scopes: rules.scopes, lock: read === 'lock' });
+  if (rules.owner) return loadByOwner(ctx, resource, id, rules.scopes, rules.owner, read);
+  return loadOwnedOrOwn(ctx, resource, id, rules.scopes, rules.own, read);
 }

@@ -3,7 +3,7 @@
 // cannot see, or (only) as the one caller who reaches it at all.
 import { forbidden, notFound } from '../errors.js';
 import type { HandlerContext } from '../handler.js';
-import { readRow, type Row, type StoredResource } from './stored-resource.js';
+import { readRow, type Row, type RowRead, type StoredResource } from './stored-resource.js';
 import { loadOwned } from '../ownership.js';
 
 export interface OwnRowsSpec {
@@ -23,14 +23,14 @@ const isOwnRow = (own: OwnRowsSpec, ctx: HandlerContext) => (row: Row): boolean 
 /** The row by id (locked for the request's transaction when asked), if the caller may reach it with `scopes` or,
  * with `own`, as its own user (runtime/ownership.ts): every plain kind that reads one row loads it here. */
 export async function loadOwnedOrOwn(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], own: OwnRowsSpec | undefined, forUpdate = false, forView = false): Promise<Row> {
-  if (!own) return loadOwned(ctx, resource, id, scopes, { forUpdate, forView });
+  scopes: readonly string[], own: OwnRowsSpec | undefined, read: RowRead = 'row'): Promise<Row> {
+  if (!own) return loadOwned(ctx, resource, id, scopes, { read });
   const isOwn = isOwnRow(own, ctx);
   if (own.only) {
-    const row = await readRow(ctx.db, resource, id, forUpdate, forView);
+    const row = await readRow(ctx.db, resource, id, read);
     if (!row || !isOwn(row)) throw notFound(resource.noun, id, 'id');
     return row;
   }
   const refused = own.refused;
-  return loadOwned(ctx, resource, id, scopes, { forUpdate, forView, ownRows: { isOwn, own: refused ? () => forbidden(refused) : 'pass' } });
+  return loadOwned(ctx, resource, id, scopes, { read, ownRows: { isOwn, own: refused ? () => forbidden(refused) : 'pass' } });
 }

@@ -25,7 +25,7 @@ export interface PlainDelete<Op extends OperationTypes> {
 export function plainDelete<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainDelete<Op>): Handler<Op> {
   return async (input, ctx) => {
     const id = (input.path as { id: string }).id;
-    const row = await loadPlainRow(ctx, resource, id, options, true);
+    const row = await loadPlainRow(ctx, resource, id, options, 'lock');
     await options.hook?.(row, input, ctx);
     for (const statement of options.cascade ?? []) await query(ctx.db, statement, [row.id]);
     await query(ctx.db, options.statement, [row.id]);

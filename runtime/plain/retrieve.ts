@@ -22,7 +22,7 @@ export interface PlainRetrieve<Op extends OperationTypes> {
 
 /** Whether the retrieve does nothing with its row but check its owner and render it, with columns its view reads:
  * then the row is read for the view alone (StoredResource.viewById), fewer columns sent and parsed. */
-function onlyViewed(resource: StoredResource<unknown>, options: PlainRetrieve<OperationTypes>): boolean {
+function onlyViewed<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainRetrieve<Op>): boolean {
   const columns = resource.viewColumns;
   if (!resource.viewById || !columns || options.hook || options.fill || options.find) return false;
   if (options.own && !columns.includes(options.own.user)) return false;
@@ -31,11 +31,11 @@ function onlyViewed(resource: StoredResource<unknown>, options: PlainRetrieve<Op
 
 export function plainRetrieve<Op extends OperationTypes>(resource: StoredResource<Op['output']>,
   options: PlainRetrieve<Op>): Handler<Op> {
-  const forView = onlyViewed(resource, options as unknown as PlainRetrieve<OperationTypes>);
+  const read = onlyViewed(resource, options) ? 'view' : 'row';
   return async (input, ctx) => {
     const fill = options.fill?.(input.query, ctx);
     const id = (input.path as { id: string }).id;
-    const row = await loadPlainRow(ctx, resource, id, options, false, forView);
+    const row = await loadPlainRow(ctx, resource, id, options, read);
     await options.hook?.(row, input, ctx);
     const view = resource.view(row);
     await fill?.([view], [row]);

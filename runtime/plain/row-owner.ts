@@ -9,7 +9,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { HandlerContext } from '../handler.js';
 import type { Wanted } from '../ownership.js';
 import type { Principal } from '../principal.js';
-import { readRow, type Row, type StoredResource } from './stored-resource.js';
+import { readRow, type Row, type RowRead, type StoredResource } from './stored-resource.js';
 
 export interface RowOwnerSpec {
   /** the column naming the owner (table.column) */
@@ -50,8 +50,8 @@ export const callersOwn = (principal: Principal): string | null =>
 /** A row by id (locked when asked), if the caller reaches its owner (a row of an owner it does not see is a 404 as
  * an unknown id is). */
 export async function loadByOwner(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
-  scopes: readonly string[], owner: RowOwnerSpec, lock = false, forView = false): Promise<Row> {
-  const row = await readRow(ctx.db, resource, id, lock, forView);
+  scopes: readonly string[], owner: RowOwnerSpec, read: RowRead = 'row'): Promise<Row> {
+  const row = await readRow(ctx.db, resource, id, read);
   if (!row) throw notFound(resource.noun, id, 'id');
   await requireOwner(ctx.access, row[owner.column.split('.').pop()!], scopes, owner.userPrefix, { noun: resource.noun, id });
   return row;

@@ -34,12 +34,15 @@ export interface StoredResource<View, R extends { id: string } = any> {
   hidden?: Record<string, { select: string; read(row: Row): unknown }>;
 }
 
+/** How a row is read: whole (`row`); whole and locked for the rest of the request's transaction (`lock`: its
+ * callers write from it); or only rendered by the resource's view and its owner checked (`view`: it then holds what
+ * they read, StoredResource.viewById, when the generator could tell; else the whole row). */
+export type RowRead = 'row' | 'lock' | 'view';
+
 /** One live row by id with its relations, in one statement. */
-/** `forView`: the row is only rendered by the resource's view (and its owner checked), so it may hold only what
- * they read (viewById); never with forUpdate, whose callers write from the row. */
 export async function readRow<R extends { id: string }>(db: Knex, resource: StoredResource<unknown, R>, id: string,
-  forUpdate = false, forView = false): Promise<R | undefined> {
-  const statement = forUpdate ? resource.byIdForUpdate : forView ? resource.viewById ?? resource.byId : resource.byId;
+  read: RowRead = 'row'): Promise<R | undefined> {
+  const statement = read === 'lock' ? resource.byIdForUpdate : read === 'view' ? resource.viewById ?? resource.byId : resource.byId;
   const [row] = await query<R>(db, statement, [id]);
   return row;
 }

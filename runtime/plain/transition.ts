@@ -35,7 +35,7 @@ export function plainTransition<Op extends OperationTypes>(resource: StoredResou
   return async (input, ctx) => {
     const fill = options.fill?.(input.query ?? {}, ctx);
     const id = (input.path as { id: string }).id;
-    const row = await loadPlainRow(ctx, resource, id, options, true);
+    const row = await loadPlainRow(ctx, resource, id, options, 'lock');
     const view = async (r: Row) => {
       const v = resource.view(r);
       await fill?.([v], [r]);

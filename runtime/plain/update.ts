@@ -36,7 +36,7 @@ function statement(table: string, fields: PlainUpdate<OperationTypes>['fields'],
 export function plainUpdate<Op extends OperationTypes>(resource: StoredResource<Op['output']>,
   options: PlainUpdate<Op>): Handler<Op> {
   return async (input, ctx) => {
-    const row = await loadOwned(ctx, resource, (input.path as { id: string }).id, options.scopes, { forUpdate: true });
+    const row = await loadOwned(ctx, resource, (input.path as { id: string }).id, options.scopes, { read: 'lock' });
     const sent = input.body as NonNullable<Op['input']['body']>;
     const body = options.hook ? await options.hook(row, sent, ctx) : sent;
     const write = statement(options.table, options.fields, row, body as Record<string, unknown>);

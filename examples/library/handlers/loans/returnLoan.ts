@@ -6,7 +6,7 @@ import { readView } from '../../../../runtime/plain/stored-resource.js';
 
 /** POST /loans/{id}/return: the state machine says from which states a loan can be returned. */
 export const returnLoan: Handler<'returnLoan'> = async ({ path }, ctx) => {
-  const loan = await loadOwned(ctx, resources.Loan, path.id, ['loan:write'], { forUpdate: true });
+  const loan = await loadOwned(ctx, resources.Loan, path.id, ['loan:write'], { read: 'lock' });
   const status = transition('Loan', loan.status, 'return');
   await ctx.db('loans').where({ id: loan.id }).update({ status, returned_at: ctx.db.raw("date_trunc('milliseconds', now())") });
   const view = await readView(ctx.db, resources.Loan, loan.id);
