@@ -221,8 +221,8 @@ function paymentView(row: Record<string, any>, list = false) {
   };
 }
 
-// The declared Payment's statement (generated/resources.ts), as the list's query builder writes it
-const PAYMENT_ROWS = `select ${resources.Payment.columns} from ${resources.Payment.from}`;
+// The declared Payment's statement for its view (generated/resources.ts), as the list's query builder writes it
+const PAYMENT_ROWS = `select ${resources.Payment.viewSelect ?? resources.Payment.columns} from ${resources.Payment.from}`;
 
 /** GET /payments/{id}: find-payment.ts: the payment with its buyer in one statement (what its view reads), then its
  * account's visibility and the scope (cached). */

@@ -17,13 +17,14 @@ function hiddenEntry(m: StoredModel): string {
  * reads, when the generator can tell (StoredModel.viewColumns) and the table is known (migrations/tables.json), with
  * the owner's column; else none, and such reads take byId. A column the spec names that the table lacks stops the
  * generator. */
-function viewById(m: StoredModel, tables: TableColumns | null, where: string): { statement: string; columns: string[] } | null {
+function viewById(m: StoredModel, tables: TableColumns | null, where: string): { select: string; statement: string; columns: string[] } | null {
   const own = tables?.tables[m.table];
   if (!m.viewColumns || !own) return null;
   const missing = m.viewColumns.filter((c) => !(c in own));
   if (missing.length) throw new Error(`resources.${m.name}: its view reads ${missing.join(', ')}, which ${m.table} lacks (a code field's reads:?)`);
   const columns = [...new Set([...m.viewColumns, ...('account_id' in own ? ['account_id'] : [])])];
-  return { columns, statement: `select ${[...columns.map((c) => `"${m.table}"."${c}"`), ...m.extraSelects].join(', ')} from ${m.from} ${where}` };
+  const select = [...columns.map((c) => `"${m.table}"."${c}"`), ...m.extraSelects].join(', ');
+  return { columns, select, statement: `select ${select} from ${m.from} ${where}` };
 }
 
 export function emitResources(models: StoredModel[], shown: Record<string, Record<string, string[]>> = {},
@@ -54,6 +55,7 @@ export function emitResources(models: StoredModel[], shown: Record<string, Recor
     live: ${m.live === null ? 'null' : tsString(m.live)},
     byId: ${tsString(byId)},
     byIdForUpdate: ${tsString(`${byId} for update of "${m.table}"`)},${viewRead ? `
+    viewSelect: ${tsString(viewRead.select)},
     viewById: ${tsString(viewRead.statement)},
     viewColumns: ${JSON.stringify(viewRead.columns)},` : ''}
     bareRows: ${m.bareRows},

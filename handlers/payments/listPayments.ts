@@ -23,7 +23,8 @@ function cycles(reason: string | string[] | undefined): string | string[] | unde
 
 /** GET /payments: one account's payments (checked by the runtime) or those of every account readable. */
 export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
-  const q = selectRows(ctx.db, resources.Payment);
+  // Its rows are only rendered (and paged by created_at and id, which the view reads too).
+  const q = selectRows(ctx.db, resources.Payment, 'view');
   await whereOwned(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
     billing_reason: 'payments.billing_reason', billing_reasons: 'payments.billing_reason',

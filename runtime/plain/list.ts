@@ -54,16 +54,27 @@ export interface PlainList<Op extends OperationTypes> {
   fill?: Fill<Item<Op>, Op['input']['query']>;
 }
 
+/** Whether the list's rows are only rendered (no fill reads them) and the cursor's columns (the sort's and the id's)
+ * are among those the view reads: then its rows are read for the view alone (StoredResource.viewSelect). */
+function onlyViewed<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainList<Op>, sort: Sort): boolean {
+  const columns = resource.viewColumns;
+  if (!resource.viewSelect || !columns || options.fill) return false;
+  const own = (column: string) => column.startsWith(`${resource.table}.`) && columns.includes(column.slice(resource.table.length + 1));
+  return own(sort.column) && own(options.idColumn);
+}
+
 export function plainList<Op extends OperationTypes>(resource: StoredResource<Item<Op>>, options: PlainList<Op>): Handler<Op> {
   const defaultSort = Object.keys(options.sorts)[0];
+  const reads = new Map(Object.entries(options.sorts).map(([name, sort]) => [name, onlyViewed(resource, options, sort) ? 'view' as const : 'row' as const]));
   return async (input, ctx) => {
     const query = input.query as Record<string, any>;
     const fill = options.fill?.(input.query, ctx);
-    const q = selectRows(ctx.db, resource);
+    const sortName = options.sortParam ? query[options.sortParam] : defaultSort;
+    const q = selectRows(ctx.db, resource, reads.get(sortName) ?? 'row');
     const parent = await narrow(q, input, ctx, options, resource.table);
     applyFilters(q, query, options.filters);
     await options.hook?.(q, input.query, ctx, parent);
-    const sort = options.sorts[options.sortParam ? query[options.sortParam] : defaultSort];
+    const sort = options.sorts[sortName];
     const { rows, page_info } = await paginate<Row & { id: string }>(q, query, {
       defaultSize: ctx.defaultPageSize,
       direction: options.directionParam ? query[options.directionParam] : 'desc',

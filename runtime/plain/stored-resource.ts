@@ -24,6 +24,8 @@ export interface StoredResource<View, R extends { id: string } = any> {
   /** one live row by id with only what the view reads (the generator emits it when it can tell): for a read that
    * renders the row and does nothing else with it; fewer columns to send and parse */
   viewById?: string;
+  /** the select list of viewById: what a list whose rows are only rendered reads (selectRows with `view`) */
+  viewSelect?: string;
   /** the table's own columns viewById reads (a rule reading another one needs byId) */
   viewColumns?: readonly string[];
   /** the view reads only the table's own columns, so a row from `insert/update ... returning *` will do */
@@ -54,9 +56,12 @@ export async function readView<View, R extends { id: string }>(db: Knex, resourc
   return resource.view(row);
 }
 
-/** A builder over the resource's statement (live rows only), for lists to narrow, filter and page. */
-export function selectRows(db: Knex, resource: StoredResource<unknown, { id: string }>): Knex.QueryBuilder {
-  const q = db.queryBuilder().select(db.raw(resource.columns)).fromRaw(resource.from);
+/** A builder over the resource's statement (live rows only), for lists to narrow, filter and page. With `view`, the
+ * rows hold only what the view reads (viewSelect, when the generator could tell): for a list that renders its rows
+ * and reads nothing else of them but columns among viewColumns (its sort and id columns, for the cursor). */
+export function selectRows(db: Knex, resource: StoredResource<unknown, { id: string }>, read: 'row' | 'view' = 'row'): Knex.QueryBuilder {
+  const select = read === 'view' ? resource.viewSelect ?? resource.columns : resource.columns;
+  const q = db.queryBuilder().select(db.raw(select)).fromRaw(resource.from);
   if (resource.live) q.whereRaw(resource.live);
   return q;
 }
