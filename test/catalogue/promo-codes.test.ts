@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { clientIdOf, pay } from '../payments/payment-fixtures.js';
 import { createProduct, createVariant, expectError, expectStatus, eventTypes, createdInOrder } from './support.js';
+import { resources } from '../../generated/resources.js';
 
 const t = suite('promo codes');
 let app: TestApp;
@@ -200,6 +201,22 @@ t('list: account_id required, filters, and every sort order paged with keyset cu
   const viewer = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
   expectError(await app.request('GET', '/promo_codes', { version: headVersion(), token: viewer.secret, query: { account_id: o.accountId } }), 403, 'permission_denied');
   expectError(await app.request('GET', '/promo_codes', { query: { account_id: o.accountId } }), 401, 'authentication_required');
+});
+
+t('the list reads its rows for the view alone (viewSelect), and they render as the whole rows do', async () => {
+  const o = await makeOwner(app.db);
+  const product = await createProduct(app, o.key, o.accountId);
+  await createCode(o.key, o.accountId, { percent_off: undefined, amount_off: 250, currency: 'usd', product_id: product.id, max_redemptions: 3, expires_at: future() });
+  await createCode(o.key, o.accountId);
+  assert.ok(resources.PromoCode.viewSelect && !resources.PromoCode.viewSelect.includes('*'), resources.PromoCode.viewSelect);
+  for (const order of ['created_at', 'code', 'redemptions']) {
+    const page = expectStatus(await app.request('GET', '/promo_codes', { version: headVersion(), token: o.key, query: { account_id: o.accountId, order } }), 200);
+    assert.is(page.data.length, 2);
+    for (const item of page.data) {
+      const [whole] = (await app.db.raw(resources.PromoCode.byId.replace('$1', '?'), [item.id])).rows;
+      assert.equal(item, JSON.parse(JSON.stringify(resources.PromoCode.view(whole))), `${order}: ${item.id}`);
+    }
+  }
 });
 
 t.run();

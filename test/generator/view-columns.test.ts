@@ -53,6 +53,8 @@ t('a view whose code fields say what they read: viewById selects those, its fiel
   assert.not.ok(statement!.includes('notes'), `the view does not read notes: ${statement}`);
   assert.ok(statement!.endsWith('where "test_widgets"."id" = $1'), statement);
   assert.match(text, /viewColumns: \["id","name","created_at","points","bonus","account_id"\]/);
+  const select = /viewSelect: '([^']+)'/.exec(text)?.[1];
+  assert.ok(select && statement!.startsWith(`select ${select} from `), `lists select what viewById does: ${select}`);
 });
 
 t('a code field that does not say what it reads: no viewById, the view\'s reads take every column', async () => {

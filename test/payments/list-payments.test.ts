@@ -41,6 +41,14 @@ t('GET /payments/{id} reads only the columns its view needs, and answers what th
   }
   const narrow = resources.Payment.viewById!;
   assert.ok(narrow && !narrow.includes('"payments".*') && !narrow.includes('metadata'), narrow);
+  // The list reads the same columns (selectRows with 'view'), and its rows render as the whole rows do.
+  const listed = await list(s.key, { account_id: s.accountId });
+  assert.is(listed.body.data.length, 2);
+  for (const item of listed.body.data) {
+    const [whole] = (await app.db.raw(resources.Payment.byId.replace('$1', '?'), [item.id])).rows;
+    assert.equal(item, JSON.parse(JSON.stringify({ ...resources.Payment.view(whole), settlement_time_at: null })), 'a list row renders as its whole row does');
+  }
+  assert.ok(resources.Payment.viewSelect && !resources.Payment.viewSelect.includes('metadata'), resources.Payment.viewSelect);
 });
 
 t('every singular filter narrows the list', async () => {
