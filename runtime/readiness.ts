@@ -5,6 +5,7 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { pendingMigrations } from './migrate.js';
+import { answerJson } from './pipeline/json-answer.js';
 
 export type CheckResult = 'ok' | string;
 
@@ -57,7 +58,8 @@ export function readinessProbes({ db, stopping, timeoutMs = 2000 }: ReadinessOpt
   return {
     health(ctx: Context): void {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { status: 'ok' };
+      // As text (runtime/pipeline/json-answer.ts): a process's first probe then does not load Node's fetch.
+      answerJson(ctx, { status: 'ok' });
     },
     async ready(ctx: Context): Promise<void> {
       ctx.set('Cache-Control', 'no-store');
@@ -66,7 +68,7 @@ export function readinessProbes({ db, stopping, timeoutMs = 2000 }: ReadinessOpt
       for (const [name, run] of Object.entries(checks)) results[name] = await check(timeoutMs, run);
       const ready = Object.values(results).every((r) => r === 'ok');
       ctx.status = ready ? 200 : 503;
-      ctx.body = { status: ready ? 'ready' : 'not_ready', checks: results };
+      answerJson(ctx, { status: ready ? 'ready' : 'not_ready', checks: results });
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { ApiError, invalid } from '../../runtime/errors.js';
+import { answerJson } from '../../runtime/pipeline/json-answer.js';
 import { randomToken } from '../../runtime/ids.js';
 import { fileStorage, StorageLimitExceeded } from '../../runtime/file-storage.js';
 import { checkSignature } from '../../runtime/signed-urls.js';
@@ -76,7 +77,7 @@ async function upload(ctx: Context, db: Knex): Promise<void> {
     throw e;
   }
   ctx.status = 200;
-  ctx.body = { id, part, size };
+  answerJson(ctx, { id, part, size });
 }
 
 async function download(ctx: Context, db: Knex): Promise<void> {

@@ -8,6 +8,10 @@ import knexFactory from 'knex';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
 import { taskList } from '../../wiring/tasks.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const t = suite('ops: health and readiness');
 let app: TestApp;
@@ -108,6 +112,16 @@ t('once close() begins, /ready answers 503 (shutdown) until the server stops acc
   await closing;
   const refused = await fetch(`${base}/health`).then(() => 'answered', () => 'refused');
   assert.is(refused, 'refused');
+});
+
+t('a process\'s first probes answer as text: they do not load Node\'s fetch (a JSON object body would, ~10-40 ms)', async () => {
+  // Koa asks whether an object body is a fetch Response, which loads undici on Node 20; a load balancer's first probe
+  // of a new process then waited for it. In a process of its own, so that nothing else loaded fetch first.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/ops/fixtures/first-probes.ts')],
+    { cwd: projectRoot, env: { ...process.env, DATABASE_URL: app.databaseUrl, LOG_LEVEL: 'silent' } });
+  const { statuses, responseReads } = JSON.parse(stdout.trim().split('\n').pop()!);
+  assert.equal(statuses, [200, 503], 'health answers; ready says not ready (no worker beats here)');
+  assert.is(responseReads, 0, 'answering /health and /ready asked nothing of fetch');
 });
 
 t.run();
