@@ -2,6 +2,7 @@
 // and, unless RUN_WORKER=false, runs a background worker too. It loads its code while the primary migrates the
 // database, then asks the primary for it (bin/supervisor.ts); run alone, it serves DATABASE_URL.
 // SIGTERM or SIGINT finishes in-flight requests (at most DRAIN_LIMIT_MS), stops the worker and exits.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createKnex } from '../runtime/db.js';
 import { startServer, type RunningServer } from '../runtime/server.js';
 import { createLogger } from '../runtime/logger.js';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   send({ type: 'listening', url: server.url });
+  rewriteCodeCacheAfterFirstApiRequest(server.server);
 
   async function shutdown(signal: string) {
     if (stopping) return;
@@ -70,6 +72,19 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
   // The primary owns the database (the embedded one stops with it): without it, finish up and go.
   process.on('disconnect', () => void shutdown('primary gone'));
+}
+
+/** bin/code-cache.cjs: the process that wrote the code cache (the first after a build) writes it again once it has
+ * answered its first API request, whose functions are compiled by then; run without a cache runner, nothing. */
+function rewriteCodeCacheAfterFirstApiRequest(http: Server): void {
+  const rewrite = (globalThis as Record<symbol, (() => void) | undefined>)[Symbol.for('commerce-platform.code-cache.rewrite-after-first-request')];
+  if (!rewrite) return;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.url?.startsWith('/api/')) return;
+    http.off('request', onRequest);
+    res.once('finish', () => setImmediate(rewrite));
+  };
+  http.on('request', onRequest);
 }
 
 function databaseFromPrimary(): Promise<string> {

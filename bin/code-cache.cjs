@@ -10,6 +10,9 @@ const Module = require('node:module');
 const { dirname } = require('node:path');
 const vm = require('node:vm');
 
+/** where the process that wrote the cache finds how to write it again (bin/api-process.ts) */
+const REWRITE_AFTER_FIRST_REQUEST = Symbol.for('commerce-platform.code-cache.rewrite-after-first-request');
+
 /** @param {string} file the bundle's absolute path */
 function runWithCodeCache(file) {
   const cacheFile = `${file}.v8cache`;
@@ -27,7 +30,16 @@ function runWithCodeCache(file) {
   });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
-  if (!cachedData || script.cachedDataRejected) writeAtomically(cacheFile, script.createCachedData());
+  if (!cachedData || script.cachedDataRejected) {
+    writeAtomically(cacheFile, script.createCachedData());
+    // The functions a request runs are compiled when the first request runs them, after the cache above was written:
+    // the process writes it again once it has served one (bin/api-process.ts calls this), so that the next start
+    // answers its first request from compiled code too. Once, and only by a process that wrote the cache.
+    globalThis[REWRITE_AFTER_FIRST_REQUEST] = () => {
+      delete globalThis[REWRITE_AFTER_FIRST_REQUEST];
+      writeAtomically(cacheFile, script.createCachedData());
+    };
+  }
 }
 
 /** esbuild writes ASCII (its default charset): read as Latin-1, a one-byte string, ~3x faster than UTF-8 here. */

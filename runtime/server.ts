@@ -95,6 +95,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestMetrics: options.requestMetrics,
     rateLimits: budgets,
   });
+  // The pool's first connection (its start-up, authentication and LISTEN: three round trips) is opened while the
+  // socket opens, not by the first request. Not awaited: a database not there yet is the first request's to report
+  // (and GET /ready's), as before, and listening does not wait for it.
+  void options.db.raw('select 1').catch(() => {});
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

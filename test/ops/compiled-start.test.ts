@@ -32,9 +32,18 @@ t('a changed source makes dist/ stale; npm start rebuilds it and serves the API 
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     assert.ok(command.some((arg) => arg === join(DIST, 'bin', 'api-process.cjs')), `the API process runs dist/bin/api-process.cjs: ${command.join(' ')}`);
     assert.not.ok(command.some((arg) => arg.includes('tsx')), 'no tsx at run time');
+    // The first process after a build wrote the code cache once its modules ran (bin/code-cache.cjs), and writes it
+    // again once it has answered its first API request, with that request's functions compiled too.
+    const cache = join(DIST, 'bin', 'api-process.bundle.cjs.v8cache');
+    const atStart = statSync(cache);
     const res = await fetch(`${cluster.url}/accounts/${o.accountId}`, { headers: { authorization: `Bearer ${o.key}` } });
     assert.is(res.status, 200);
     assert.is((await res.json()).id, o.accountId);
+    const until = Date.now() + 10_000;
+    while (statSync(cache).mtimeMs === atStart.mtimeMs && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const rewritten = statSync(cache);
+    assert.ok(rewritten.mtimeMs > atStart.mtimeMs, 'the cache was written again after the first API request');
+    assert.ok(rewritten.size > atStart.size, `it holds more compiled code (${atStart.size} -> ${rewritten.size} bytes)`);
     const openapi = await fetch(`${cluster.url}/openapi.json`);
     assert.is(openapi.status, 200, 'data files (generated/openapi.json) resolve from the bundle');
     // The primary sums the API processes' metrics with prom-client loaded on demand (bin/prom-aggregator.ts).
