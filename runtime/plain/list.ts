@@ -11,7 +11,7 @@ import { paginate } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import { whereOwner, type RowOwnerSpec } from './row-owner.js';
-import { selectRows, type Row, type StoredResource } from './stored-resource.js';
+import { selectRows, viewReadHolds, type Row, type StoredResource } from './stored-resource.js';
 
 type Item<Op extends OperationTypes> = Op['output'] extends { data: (infer V)[] } ? V : never;
 
@@ -57,10 +57,8 @@ export interface PlainList<Op extends OperationTypes> {
 /** Whether the list's rows are only rendered (no fill reads them) and the cursor's columns (the sort's and the id's)
  * are among those the view reads: then its rows are read for the view alone (StoredResource.viewSelect). */
 function onlyViewed<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainList<Op>, sort: Sort): boolean {
-  const columns = resource.viewColumns;
-  if (!resource.viewSelect || !columns || options.fill) return false;
-  const own = (column: string) => column.startsWith(`${resource.table}.`) && columns.includes(column.slice(resource.table.length + 1));
-  return own(sort.column) && own(options.idColumn);
+  const own = (column: string) => (column.startsWith(`${resource.table}.`) ? column.slice(resource.table.length + 1) : undefined);
+  return !options.fill && viewReadHolds(resource, [own(sort.column), own(options.idColumn)]);
 }
 
 export function plainList<Op extends OperationTypes>(resource: StoredResource<Item<Op>>, options: PlainList<Op>): Handler<Op> {

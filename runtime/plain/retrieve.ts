@@ -6,7 +6,7 @@ import type { OwnRowsSpec } from './own-rows.js';
 import type { RowOwnerSpec } from './row-owner.js';
 import { loadPlainRow } from './load-row.js';
 import type { Fill, Finder, RetrieveHook } from './hooks.js';
-import type { StoredResource } from './stored-resource.js';
+import { viewReadHolds, type StoredResource } from './stored-resource.js';
 
 export interface PlainRetrieve<Op extends OperationTypes> {
   scopes: readonly string[];
@@ -23,10 +23,8 @@ export interface PlainRetrieve<Op extends OperationTypes> {
 /** Whether the retrieve does nothing with its row but check its owner and render it, with columns its view reads:
  * then the row is read for the view alone (StoredResource.viewById), fewer columns sent and parsed. */
 function onlyViewed<Op extends OperationTypes>(resource: StoredResource<unknown>, options: PlainRetrieve<Op>): boolean {
-  const columns = resource.viewColumns;
-  if (!resource.viewById || !columns || options.hook || options.fill || options.find) return false;
-  if (options.own && !columns.includes(options.own.user)) return false;
-  return !options.owner || columns.includes(options.owner.column.split('.').pop()!);
+  if (options.hook || options.fill || options.find) return false;
+  return viewReadHolds(resource, [...(options.own ? [options.own.user] : []), ...(options.owner ? [options.owner.column.split('.').pop()!] : [])]);
 }
 
 export function plainRetrieve<Op extends OperationTypes>(resource: StoredResource<Op['output']>,

@@ -41,6 +41,14 @@ export interface StoredResource<View, R extends { id: string } = any> {
  * they read, StoredResource.viewById, when the generator could tell; else the whole row). */
 export type RowRead = 'row' | 'lock' | 'view';
 
+/** Whether a read may take only what the view reads (viewById, viewSelect): the generator could tell what that is,
+ * and it holds `columns` too, the table's own columns the caller reads from the rows besides the view (undefined: one
+ * that is not the table's own, which it cannot hold). */
+export function viewReadHolds(resource: StoredResource<unknown>, columns: readonly (string | undefined)[]): boolean {
+  const viewed = resource.viewColumns;
+  return resource.viewById !== undefined && viewed !== undefined && columns.every((c) => c !== undefined && viewed.includes(c));
+}
+
 /** One live row by id with its relations, in one statement. */
 export async function readRow<R extends { id: string }>(db: Knex, resource: StoredResource<unknown, R>, id: string,
   read: RowRead = 'row'): Promise<R | undefined> {
