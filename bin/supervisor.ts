@@ -20,7 +20,8 @@ export interface SupervisorOptions {
   exec: string;
   /** the database's URL once it is migrated; a process loads its code meanwhile, then asks for it */
   database: Promise<string>;
-  logger: Logger;
+  /** the primary's logger: asked for when a process exits, which is never before the primary has made it */
+  logger(): Logger;
   /** each time an API process starts listening (the first ones and every replacement) */
   onListening?(pid: number, url: string): void;
   /** how long a process may take to finish its requests after SIGTERM before it is killed */
@@ -39,7 +40,6 @@ const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
 export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
-  const { logger } = options;
   // Each process accepts from the shared socket (SCHED_NONE) rather than the primary accepting and handing each
   // connection over (round robin): a connection handed to a process that is killed before it takes it is never
   // answered nor closed (the primary keeps it; the client waits for its own timeout, 300 s for fetch), while a
@@ -89,7 +89,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
       }
       const pause = listening ? 0 : retryMs;
       if (!listening) retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-      logger.warn({ pid: child.process.pid, code, signal, restartInMs: pause }, 'an API process exited; starting another');
+      options.logger().warn({ pid: child.process.pid, code, signal, restartInMs: pause }, 'an API process exited; starting another');
       // Not unref'd: while no API process runs, this timer is what keeps the primary alive to start the next one.
       const restart = setTimeout(() => {
         restarts.delete(restart);

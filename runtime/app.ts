@@ -24,7 +24,8 @@ import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import type { ApiLogWriter } from './api-log.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
 import type { RateLimits } from './rate-limit.js';
-import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
+import type { serveDocs as ServeDocs } from './docs/docs-routes.js';
+import { DOCS_PATH } from './docs/docs-path.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { api } from './api-definition.js';
 import { secretPathRedactor, type SecretRoute } from './secret-paths.js';
@@ -61,6 +62,12 @@ export interface AppOptions {
   /** request budgets per credential (runtime/rate-limit.ts); none when absent */
   rateLimits?: RateLimits;
 }
+
+// Loaded on its first request: the site (marked, the reference and changelog pages) is not what a start serves, and
+// its modules were ~5 ms of an API process's start.
+let docsSite: Promise<typeof ServeDocs> | undefined;
+const serveDocs = async (ctx: RequestContext): Promise<boolean> =>
+  (await (docsSite ??= import('./docs/docs-routes.js').then((site) => site.serveDocs)))(ctx);
 
 const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put' } as const;
 

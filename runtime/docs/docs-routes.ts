@@ -12,8 +12,7 @@ import { referencePage } from './reference-page.js';
 import { changelogPage } from './changelog-page.js';
 import { changelog, crossing, versionOn } from './changelog.js';
 import { GUIDES_PATH, guidePage } from './guides.js';
-
-export const DOCS_PATH = '/docs';
+import { DOCS_PATH } from './docs-path.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',

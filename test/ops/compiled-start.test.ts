@@ -2,11 +2,12 @@
 // changed, and serves the same API as the TypeScript run by tsx.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { startApiCluster } from '../helpers/processes.js';
+import { freePort, startApiCluster } from '../helpers/processes.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { distIsStale, DIST } from '../../bin/dist-sources.mjs';
 import { startTestS3 } from '../storage/s3-server.js';
@@ -109,5 +110,41 @@ t('the bundle holds no import(), which a process compiled from the code cache co
   const bundle = readFileSync(join(DIST, 'bin', 'api-process.bundle.cjs'), 'latin1');
   assert.not.match(bundle, /\bimport\((?!\))/);
 });
+
+t('a bad setting checked after the fork stops npm start and the API processes it had started', async () => {
+  // The primary forks its API processes before it checks WEBHOOK_ALLOW_PRIVATE_DESTINATIONS (bin/start.ts): the
+  // refusal must still end the start, and take the processes already loading with it.
+  const port = await freePort();
+  const primary = spawn(process.execPath, [join(projectRoot, 'bin', 'launch.mjs'), 'start'], {
+    env: { ...process.env, DATABASE_URL: app.databaseUrl, PORT: String(port), LOG_LEVEL: 'silent', RUN_WORKER: 'false',
+      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'sometimes' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  primary.stderr!.on('data', (chunk) => { stderr += chunk; });
+  const forked: number[] = [];
+  const watching = setInterval(() => { forked.push(...apiProcessesOn(port).filter((pid) => !forked.includes(pid))); }, 5);
+  const code = await new Promise<number | null>((resolve) => primary.once('exit', resolve));
+  clearInterval(watching);
+  assert.is(code, 1);
+  assert.match(stderr, /WEBHOOK_ALLOW_PRIVATE_DESTINATIONS must be true or false, not "sometimes"/);
+  assert.ok(forked.length > 0, 'the API process was forked before the check');
+  assert.equal(apiProcessesOn(port), [], 'no API process outlives the refused start');
+});
+
+/** The API processes (dist/bin/api-process.cjs) started for `port`. */
+function apiProcessesOn(port: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('api-process.cjs')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`PORT=${port}`)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
 
 t.run();
