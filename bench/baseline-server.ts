@@ -239,7 +239,9 @@ const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([
 async function payments(key: Key, accountId: string, first: number) {
   if (!(await visibleAccount(key, accountId))) throw new Failure(404, 'not_found', `No such account: '${accountId}'`);
   if (!key.role || !roleAllows(key.role, 'payment:basic:read')) throw new Failure(403, 'permission_denied', 'This credential lacks the payment:basic:read permission');
-  const fetched = await rows(`${PAYMENT_ROWS} where "payments"."account_id" = $1 order by "payments"."created_at" desc, "payments"."id" desc limit $2`,
+  // The account as the page's leading range, as the framework writes it (runtime/pagination.ts, Leading).
+  const fetched = await rows(`${PAYMENT_ROWS} where "payments"."account_id" >= $1 and "payments"."account_id" <= $1 `
+    + 'order by "payments"."account_id" desc, "payments"."created_at" desc, "payments"."id" desc limit $2',
     [accountId, first + 1], false);
   const page = fetched.slice(0, first);
   const cursor = (row: Record<string, any> | undefined) => (row ? encodeCursor(row.created_at, row.id) : null);

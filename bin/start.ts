@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RunningDatabase } from '../runtime/embedded-db.js';
 import type { PreparedDatabase } from './prepare-database.js';
-import { bundled, codeDir } from '../runtime/project-root.js';
+import { bundled, codeDir, projectRoot } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
@@ -49,6 +49,8 @@ try {
   const ready = new Promise<string>((resolve) => { databaseReady = resolve; });
   supervisor = superviseApiProcesses({
     count, exec: join(codeDir, 'bin', bundled ? 'api-process.cjs' : 'api-process.ts'), database: ready, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
+    // Bundled, the launcher forked the first process on the boot script before it loaded this (bin/launch.mjs).
+    boot: bundled ? join(projectRoot, 'bin', 'api-boot.cjs') : undefined,
     // Logged only on an exit after every process listened, which is after the database, so after the logger below.
     logger: () => logger!,
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.

@@ -4,6 +4,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { answerMetricsRequests } from './metrics-aggregator.js';
+import { LOAD_MESSAGE, setUpApiCluster } from './api-cluster.mjs';
 
 /** What an API process (bin/api-process.ts) tells the primary. */
 export type ApiProcessMessage =
@@ -18,6 +19,9 @@ export interface SupervisorOptions {
   count: number;
   /** the API process's entry file */
   exec: string;
+  /** bin/api-boot.cjs, when each process is to boot first and load `exec` once told (bin/api-cluster.mjs); the
+   * processes the launcher forked that way before this ran are taken over, not forked again */
+  boot?: string;
   /** the database's URL once it is migrated; a process loads its code meanwhile, then asks for it */
   database: Promise<string>;
   /** the primary's logger: asked for when a process exits, which is never before the primary has made it */
@@ -40,13 +44,9 @@ const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
 export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
-  // Each process accepts from the shared socket (SCHED_NONE) rather than the primary accepting and handing each
-  // connection over (round robin): a connection handed to a process that is killed before it takes it is never
-  // answered nor closed (the primary keeps it; the client waits for its own timeout, 300 s for fetch), while a
-  // connection the kernel still holds is simply accepted by a live process. NODE_CLUSTER_SCHED_POLICY=rr chooses
-  // round robin anyway (more even spreading under some loads).
-  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
-  cluster.setupPrimary({ exec: options.exec });
+  setUpApiCluster(options.exec, options.boot);
+  // Forked by the launcher (bin/launch.mjs), booted or booting, waiting to be told to load.
+  const early = options.boot ? Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead()) : [];
   const live = new Set<Worker>();
   const restarts = new Set<NodeJS.Timeout>();
   const answerMetrics = answerMetricsRequests();
@@ -59,7 +59,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
   let isReady = false;
 
   const fork = () => {
-    const child = cluster.fork();
+    const child = early.shift() ?? cluster.fork();
     live.add(child);
     let listening = false;
     child.on('message', (message: ApiProcessMessage) => {
@@ -80,6 +80,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
         rejectReady(new Error(message.message));
       }
     });
+    if (options.boot) child.send(LOAD_MESSAGE);
     child.on('exit', (code, signal) => {
       live.delete(child);
       if (stopping) return;

@@ -17,7 +17,9 @@ import { resolveVersion } from './versions.js';
 import type { OperationDefinition } from './operation.js';
 import { runOperation } from './pipeline/run-operation.js';
 import { errorBody } from './pipeline/error-envelope.js';
-import type { RequestContext, RequestState } from './request-state.js';
+import type { ApiContext, RequestContext, RequestState } from './request-state.js';
+import type { RequestListener } from 'node:http';
+import { apiLane } from './api-lane.js';
 import { segmentRouter } from './segment-router.js';
 import { openApiPath, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
@@ -71,7 +73,14 @@ const serveDocs = async (ctx: RequestContext): Promise<boolean> =>
 
 const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put' } as const;
 
-export function createApp(options: AppOptions): Koa<RequestState> {
+/** The app: Koa's, and the server's request listener, which serves the Current API's operations from the wire through
+ * the API lane (runtime/api-lane.ts) and everything else through Koa. */
+export interface App {
+  koa: Koa<RequestState>;
+  listener: RequestListener;
+}
+
+export function createApp(options: AppOptions): App {
   const { db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false } = options;
   const app = new Koa<RequestState>({ proxy: false });
   const probes = readinessProbes({ db, stopping });
@@ -97,12 +106,13 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   // A read's path and query as asked, for the shadow replay (migrations/640_api_log_targets.ts); none for a path
   // holding a secret, which is never stored.
   const withSecrets = new Set(operations.filter((op) => op.secretParams?.length).map((op) => op.id));
-  const targetOf = (ctx: RequestContext, operationId: string) => (ctx.method !== 'GET' || withSecrets.has(operationId)
+  const targetOf = (ctx: ApiContext, operationId: string) => (ctx.method !== 'GET' || withSecrets.has(operationId)
     || !ctx.path.startsWith(basePath) ? null : `${ctx.path.slice(basePath.length)}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   const clientRoutes = segmentRouter(basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
-  app.use(async (ctx, next) => {
+  // The request's envelope: its id, the error envelope, the 404 of what nothing answered, metrics and logs.
+  const envelope = async (ctx: ApiContext, next: () => Promise<unknown>): Promise<void> => {
     const requestId = newRequestId();
     const started = performance.now();
     ctx.state.requestId = requestId;
@@ -141,7 +151,8 @@ export function createApp(options: AppOptions): Koa<RequestState> {
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
       }
     }
-  });
+  };
+  app.use(envelope);
 
   // Operational routes: no credentials, no version; each labels its requests in the metrics by its own name.
   const operational = new Map<string, { label: string; serve: (ctx: RequestContext) => unknown }>([
@@ -162,7 +173,8 @@ export function createApp(options: AppOptions): Koa<RequestState> {
     await route.serve(ctx);
   });
 
-  app.use(async (ctx, next) => {
+  // The Current API: routing, then the caller, its budget, its version and its clock, then the operation's route.
+  const apiEntry = async (ctx: ApiContext, next: () => Promise<unknown>): Promise<unknown> => {
     if (!ctx.path.startsWith(basePath)) return next();
     if (ctx.path === openApi && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.state.operationId = 'openapi';
@@ -211,7 +223,8 @@ export function createApp(options: AppOptions): Koa<RequestState> {
       ctx.set('Api-Version-Date', version);
       await onCredentialClock(conn, principal.clockId, next);
     });
-  });
+  };
+  app.use(apiEntry);
   app.use(routes.middleware);
   for (const mount of mounts) app.use(mount({ db, operations, rateLimits: options.rateLimits }));
   serveReplaysWith(app);
@@ -227,7 +240,10 @@ export function createApp(options: AppOptions): Koa<RequestState> {
     }
     app.use(extra.routes());
   }
-  return app;
+  return {
+    koa: app,
+    listener: apiLane({ basePath, steps: [envelope, apiEntry, routes.middleware], koa: app.callback(), logger }),
+  };
 }
 
 function toApiError(e: unknown, logger: Logger, requestId: string): ApiError {

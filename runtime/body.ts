@@ -1,12 +1,11 @@
 // Reads a JSON request body with a size limit; every way it can be wrong is a 4xx naming the problem.
-import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors.js';
-import type { RequestContext } from './request-state.js';
+import type { ApiContext } from './request-state.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export async function readJsonBody(ctx: Context): Promise<unknown> {
+export async function readJsonBody(ctx: ApiContext): Promise<unknown> {
   const length = ctx.request.length;
   const hasBody = ctx.request.type !== '' || (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
   if (!hasBody) return undefined;
@@ -42,7 +41,7 @@ const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH']);
  * while the body arrives (under load, even a small body waits a few event-loop turns). The read is awaited, and
  * its errors thrown, where the operation needs the body (pipeline/validation-step.ts), so errors keep their order.
  */
-export function prefetchJsonBody(ctx: RequestContext): void {
+export function prefetchJsonBody(ctx: ApiContext): void {
   if (!METHODS_WITH_BODIES.has(ctx.method)) return;
   const read = readJsonBody(ctx);
   read.catch(() => {}); // thrown where awaited; a request refused before that never awaits it
@@ -50,4 +49,4 @@ export function prefetchJsonBody(ctx: RequestContext): void {
 }
 
 /** The body prefetchJsonBody started reading, or a read started now (routes mounted without the app's middleware). */
-export const requestJsonBody = (ctx: RequestContext): Promise<unknown> => ctx.state.body ?? readJsonBody(ctx);
+export const requestJsonBody = (ctx: ApiContext): Promise<unknown> => ctx.state.body ?? readJsonBody(ctx);

@@ -3,8 +3,7 @@
 // it answers for the operation alone (any origin may ask); the request that follows names the account by its client
 // id, and its origin must be one the account allows (accounts.allowed_origins, ["*"] by default), else it is
 // refused. Error responses carry the origin back so that the page can read why it was refused.
-import type { Context } from 'koa';
-import type { RequestContext } from './request-state.js';
+import type { ApiContext } from './request-state.js';
 import { forbidden } from './errors.js';
 import type { Principal } from './principal.js';
 
@@ -26,7 +25,7 @@ export function originAllowed(allowed: readonly string[], origin: string): boole
 }
 
 /** OPTIONS on a path whose `methods` take a client id, from a page at `origin`. */
-export function answerPreflight(ctx: Context, origin: string, methods: string[]): void {
+export function answerPreflight(ctx: ApiContext, origin: string, methods: string[]): void {
   ctx.set('Access-Control-Allow-Origin', origin);
   ctx.set('Access-Control-Allow-Methods', methods.join(', '));
   ctx.set('Access-Control-Allow-Headers', ALLOWED_REQUEST_HEADERS);
@@ -35,12 +34,12 @@ export function answerPreflight(ctx: Context, origin: string, methods: string[])
 }
 
 /** A request from a page to a client-id operation: recorded so that its response gets the CORS headers it may have. */
-export function startCorsRequest(ctx: RequestContext, origin: string): void {
+export function startCorsRequest(ctx: ApiContext, origin: string): void {
   ctx.state.cors = { origin, allowed: false };
 }
 
 /** Once the caller is known: a client id's account must allow the origin (403 otherwise). */
-export function checkCorsOrigin(ctx: RequestContext, principal: Principal): void {
+export function checkCorsOrigin(ctx: ApiContext, principal: Principal): void {
   const cors = ctx.state.cors;
   if (!cors || principal.kind !== 'client') return;
   if (!originAllowed(principal.allowedOrigins ?? ['*'], cors.origin)) {
@@ -50,7 +49,7 @@ export function checkCorsOrigin(ctx: RequestContext, principal: Principal): void
 }
 
 /** On the way out: the allowed origin on any response, the asking origin on an error (so the page can read it). */
-export function finishCorsResponse(ctx: RequestContext): void {
+export function finishCorsResponse(ctx: ApiContext): void {
   const cors = ctx.state.cors;
   if (!cors) return;
   ctx.vary('Origin');

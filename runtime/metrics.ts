@@ -4,7 +4,7 @@
 // API process (bin/cluster-metrics.ts), so a scrape that lands on any of them sees the whole server.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { RequestContext } from './request-state.js';
+import type { ApiContext } from './request-state.js';
 import type { Knex } from 'knex';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { LabelledCounter, LabelledHistogram } from './request-counters.js';
@@ -52,7 +52,7 @@ export function requestMetrics() {
   return {
     registry,
     /** Called once per request when its response is ready; labels come from what the request reached. */
-    observe(ctx: RequestContext, seconds: number): void {
+    observe(ctx: ApiContext, seconds: number): void {
       const operation = ctx.state.operationId ?? UNKNOWN_OPERATION;
       const statusClass = STATUS_CLASSES[Math.floor(ctx.status / 100) - 1] ?? 'other';
       const version = ctx.state.version ?? 'none';

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { runMigrations, Logger } from 'graphile-worker';
 import { codeFile } from './project-root.js';
 import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
 import { runtimeMigrations } from './migrations/index.js';
@@ -30,11 +31,7 @@ const migrationSource = migrationsIn(MIGRATIONS_DIR);
 
 export async function migrate(db: Knex, connectionString: string, dir = MIGRATIONS_DIR): Promise<void> {
   await oneAtATime(connectionString, async () => {
-    // Loaded here, not with the module: an API process imports this file for /ready's pending check only, and
-    // graphile-worker's own loading was ~5 ms of its start.
-    const { runMigrations, Logger } = await import('graphile-worker');
-    // graphile-worker logs every migration step; keep start-up output to what a person needs.
-    await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
+    await runMigrations({ connectionString, logger: silentLogger() });
     await planAddJobsPerCall(db);
     await db.migrate.latest({ migrationSource: migrationsIn(dir) });
   });
@@ -80,4 +77,9 @@ async function planAddJobsPerCall(db: Knex): Promise<void> {
 export async function pendingMigrations(db: Knex): Promise<string[]> {
   const [, pending] = await db.migrate.list({ migrationSource }) as [unknown[], { file: string }[] | string[]];
   return pending.map((m) => (typeof m === 'string' ? m : m.file));
+}
+
+function silentLogger(): Logger {
+  // graphile-worker logs every migration step; keep start-up output to what a person needs.
+  return new Logger(() => () => {});
 }

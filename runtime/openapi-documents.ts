@@ -1,7 +1,7 @@
 // GET {base}/openapi.json[?version=YYYY-MM-DD]: the OpenAPI document of the latest version, or of the version in
 // force on a date, without credentials, with an ETag so clients and proxies revalidate instead of downloading.
 import { createHash } from 'node:crypto';
-import type { Context } from 'koa';
+import type { ApiContext } from './request-state.js';
 import { headVersion, parseVersionDate } from './versions.js';
 import { api, whenInstalled } from './api-definition.js';
 import { readOpenApiDocument } from './openapi-store.js';
@@ -28,7 +28,7 @@ whenInstalled(() => {
   documents.clear();
 });
 
-export function serveOpenApi(ctx: Context): void {
+export function serveOpenApi(ctx: ApiContext): void {
   const asked = typeof ctx.query.version === 'string' ? ctx.query.version : undefined;
   const version = asked === undefined ? headVersion() : parseVersionDate(asked, 'version');
   const doc = served(version);
@@ -40,6 +40,6 @@ export function serveOpenApi(ctx: Context): void {
     ctx.status = 304;
     return;
   }
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = doc.text;
 }

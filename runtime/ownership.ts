@@ -6,6 +6,7 @@ import { ApiError, forbidden, notFound } from './errors.js';
 import type { Access } from './access.js';
 import type { HandlerContext } from './handler.js';
 import { readRow, type Row, type RowRead, type StoredResource } from './plain/stored-resource.js';
+import type { Leading } from './pagination.js';
 
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
@@ -68,4 +69,16 @@ export async function whereOwned(access: Access, q: Knex.QueryBuilder, column: s
   }
   const granting = await access.whereHolds(q, column, scope);
   if (granting === 0 && heldNowhere && access.principal.kind === 'user_token') throw forbidden(heldNowhere);
+}
+
+/**
+ * whereOwned for a list paged by `paginate` over a table that also has an index on the sort key alone: the account
+ * named is the page's leading column (pagination.ts Leading) rather than a `column = value` test; without one, the
+ * rows of every account holding `scope`, as whereOwned.
+ */
+export async function ownedPage(access: Access, q: Knex.QueryBuilder, column: string, scope: string,
+  accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
+  if (accountId !== undefined) return { column, value: accountId };
+  await whereOwned(access, q, column, scope, undefined, heldNowhere);
+  return undefined;
 }

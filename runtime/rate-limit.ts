@@ -3,7 +3,7 @@
 // or in Redis when REDIS_URL is set, so that every API process (and every machine) spends the same one. Every
 // authenticated response says its budget and what is left (IETF RateLimit-Policy and RateLimit headers); a spent
 // budget is a 429 rate_limited with Retry-After.
-import type { RequestContext } from './request-state.js';
+import type { ApiContext } from './request-state.js';
 import type { Logger } from 'pino';
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
@@ -49,7 +49,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export interface RateLimits {
   /** Spends one request of the principal's budget and sets the headers; a 429 when it is spent. */
-  consume(ctx: RequestContext, principal: Principal): Promise<void>;
+  consume(ctx: ApiContext, principal: Principal): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,7 @@ import compose from 'koa-compose';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Principal } from './principal.js';
-import type { RequestContext, RequestState } from './request-state.js';
+import type { ApiContext, RequestContext, RequestState } from './request-state.js';
 import { inReadOnlyTransaction } from './request-db.js';
 import { api } from './api-definition.js';
 
@@ -23,7 +23,7 @@ export interface Replay {
 }
 
 /** The replay a request is, or undefined for every request from the wire. */
-export function replayOf(ctx: RequestContext): Replay | undefined {
+export function replayOf(ctx: ApiContext): Replay | undefined {
   return (ctx.req as unknown as { [REPLAY]?: Replay })[REPLAY];
 }
 

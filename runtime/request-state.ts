@@ -1,5 +1,6 @@
 // What a request carries from one middleware to the next (Koa's ctx.state), declared in one place: who sets each
 // key, and who reads it. The app is a Koa<RequestState>, so a key nobody declared does not type-check.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import type { Knex } from 'knex';
 import type { Principal } from './principal.js';
@@ -31,6 +32,36 @@ export interface RequestState {
 
 /** A request's Koa context, with its state typed. */
 export type RequestContext = ParameterizedContext<RequestState>;
+
+/**
+ * What the Current API's request path (runtime/app.ts's API middleware, the routes, the operation's steps) reads and
+ * writes of a request: the part of Koa's context it uses. Koa's context is one (the other routes, the v2 API,
+ * replays); the API lane's is the other (runtime/api-lane.ts: the Current API's operations served without Koa).
+ */
+export interface ApiContext {
+  state: RequestState;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  /** the path, not decoded, without the query */
+  readonly path: string;
+  /** the query as sent, without its `?` */
+  readonly querystring: string;
+  readonly query: Record<string, string | string[] | undefined>;
+  /** the matched route's path parameters, decoded (runtime/segment-router.ts) */
+  params?: Record<string, string>;
+  readonly ip: string;
+  status: number;
+  body: unknown;
+  /** the request's media type without parameters ('' when none) and its Content-Length (undefined when none) */
+  readonly request: { readonly type: string; readonly length: number | undefined };
+  /** a request header ('' when absent) */
+  get(field: string): string;
+  /** a response header */
+  set(field: string, value: string): void;
+  /** adds a request header to the response's Vary */
+  vary(field: string): void;
+}
 
 /** The caller: authentication sets it before any operation runs, so its absence is a fault of the app's assembly. */
 export function callerOf(state: RequestState): Principal {

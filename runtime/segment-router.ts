@@ -5,12 +5,16 @@
 // every route matching a path runs in registration order (a route may pass the request on with next(): an operation
 // absent at the request's version), routes starting with a parameter last. Static segments match exactly, case
 // included, as in Stripe's API (the flat router matched the first one exactly and the others ignoring case).
-import type { Context, Middleware, Next } from 'koa';
+import type { ApiContext } from './request-state.js';
+
+/** A route's handler, and the router's middleware: Koa's middleware shape, on the part of a context the API uses (so
+ * that the API lane, runtime/api-lane.ts, runs them too). */
+export type RouteHandler = (ctx: ApiContext, next: () => Promise<unknown>) => unknown;
 
 export interface RouteSpec {
   method: string;
   path: string;
-  handle: Middleware;
+  handle: RouteHandler;
   /** the route's name (an operation id): what routeNameAt answers */
   name?: string;
 }
@@ -18,7 +22,7 @@ export interface RouteSpec {
 interface Route {
   rank: number;
   methods: string[];
-  handle: Middleware;
+  handle: RouteHandler;
   name?: string;
   path: string;
   paramNames: string[];
@@ -43,8 +47,8 @@ export interface RouteMatch {
 export interface SegmentRouter {
   /** The routes matching the request's path, matched once per request and path (the app's lookups and the
    * middleware share it). */
-  matchRequest(ctx: Context): RouteMatch;
-  middleware: Middleware;
+  matchRequest(ctx: ApiContext): RouteMatch;
+  middleware: (ctx: ApiContext, next: () => Promise<unknown>) => Promise<void>;
   /** Whether a route has this path, and the methods it answers there (empty: no route has the path). */
   methodsAt(at: string | RouteMatch): string[];
   /** The name of the first route answering this method at this path, if any. */
@@ -125,7 +129,7 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
     return { path, found, methods: [...new Set(nodes.flatMap(([node]) => node.methods))].sort() };
   };
   const MATCH = Symbol('route match');
-  const matchRequest = (ctx: Context): RouteMatch => {
+  const matchRequest = (ctx: ApiContext): RouteMatch => {
     const state = ctx.state as { [MATCH]?: RouteMatch };
     let m = state[MATCH];
     if (!m || m.path !== ctx.path) state[MATCH] = m = match(ctx.path);
@@ -135,7 +139,7 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
   const matched = (at: string | RouteMatch) => (typeof at === 'string' ? match(at) : at).found;
   return {
     matchRequest,
-    middleware: (ctx: Context, next: Next) => {
+    middleware: (ctx: ApiContext, next: () => Promise<unknown>) => {
       const method = ctx.method;
       const answering = matchRequest(ctx).found.filter((f) => f.route.methods.includes(method));
       const run = (i: number): Promise<unknown> => {

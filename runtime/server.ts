@@ -1,5 +1,5 @@
 // Runs the app and (unless worker: false) a background worker on one database; SIGTERM finishes in-flight requests, then stops.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -99,7 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // socket opens, not by the first request. Not awaited: a database not there yet is the first request's to report
   // (and GET /ready's), as before, and listening does not wait for it.
   void options.db.raw('select 1').catch(() => {});
-  const server = app.listen(options.port, options.host ?? '127.0.0.1');
+  const server = createServer(app.listener).listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

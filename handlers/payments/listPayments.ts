@@ -4,7 +4,7 @@
 import type { Handler } from '../../generated/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { walkOf, whereEqual } from '../../runtime/filters.js';
-import { whereOwned } from '../../runtime/ownership.js';
+import { ownedPage } from '../../runtime/ownership.js';
 import { selectRows } from '../../runtime/plain/stored-resource.js';
 import type { PaymentRow } from '../../generated/rows.js';
 import { resources } from '../../generated/resources.js';
@@ -25,7 +25,8 @@ function cycles(reason: string | string[] | undefined): string | string[] | unde
 export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
   // Its rows are only rendered (and paged by created_at and id, which the view reads too).
   const q = selectRows(ctx.db, resources.Payment, 'view');
-  await whereOwned(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
+  // Led by the account (payments_created_at_id_index serves the lists across accounts).
+  const leading = await ownedPage(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
     billing_reason: 'payments.billing_reason', billing_reasons: 'payments.billing_reason',
     currency: 'payments.currency', currencies: 'payments.currency',
@@ -45,7 +46,7 @@ export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
       .orWhereRaw('lower("user".email) like ?', [like]));
   }
   const { rows, page_info } = await paginate<PaymentRow>(q, query, {
-    defaultSize: ctx.defaultPageSize, sortColumn: 'payments.created_at', idColumn: 'payments.id',
+    defaultSize: ctx.defaultPageSize, sortColumn: 'payments.created_at', idColumn: 'payments.id', leading,
     // payments_account_status_created (migrations/230) holds the status before created_at
     walk: walkOf(query, 'payments.status', ['status', 'statuses', 'substatuses']),
   });

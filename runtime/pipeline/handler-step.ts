@@ -4,7 +4,7 @@ import type { Access } from '../access.js';
 import { Effects } from '../effects.js';
 import type { HandlerContext } from '../handler.js';
 import type { Principal } from '../principal.js';
-import type { RequestContext } from '../request-state.js';
+import type { ApiContext } from '../request-state.js';
 import { flagOn } from '../versions.js';
 import { api } from '../api-definition.js';
 import type { OperationCall, OperationInput } from './operation-call.js';
@@ -19,7 +19,7 @@ export function callHandler(call: OperationCall, access: Access, input: Operatio
  * the context; measured by `npm run bench`). Its methods are called on it (`ctx.emit(...)`), never taken off it. */
 class HandlerCall extends Effects implements HandlerContext {
   constructor(db: Knex, readonly principal: Principal, readonly access: Access, readonly version: string,
-    readonly defaultPageSize: number, private readonly request: RequestContext) {
+    readonly defaultPageSize: number, private readonly request: ApiContext) {
     super(db);
   }
 

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { OperationDefinition, VersionedInput } from '../operation.js';
 import type { Principal } from '../principal.js';
-import type { RequestContext } from '../request-state.js';
+import type { ApiContext } from '../request-state.js';
 
 export interface OperationCall {
   op: OperationDefinition;
@@ -14,7 +14,7 @@ export interface OperationCall {
   db: Knex;
   principal: Principal;
   /** the Koa request: its id and address, read only when a handler asks for them */
-  request: RequestContext;
+  request: ApiContext;
 }
 
 /** The head-shape input the handler gets, once validated and upgraded. */

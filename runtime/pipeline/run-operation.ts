@@ -4,7 +4,7 @@ import { Access } from '../access.js';
 import { api } from '../api-definition.js';
 import { requestJsonBody } from '../body.js';
 import type { OperationDefinition } from '../operation.js';
-import type { RequestContext } from '../request-state.js';
+import type { ApiContext } from '../request-state.js';
 import { operationAtVersion } from './version-step.js';
 import { checkCallerKind } from './caller-step.js';
 import { setDeprecationHeaders } from './deprecation-step.js';
@@ -18,7 +18,7 @@ import type { OperationCall } from './operation-call.js';
 
 /** The operation as a route of the Current API, at the caller's version. */
 export function runOperation(op: OperationDefinition, pool: Knex) {
-  return async (ctx: RequestContext, next: () => Promise<unknown>): Promise<void> => {
+  return async (ctx: ApiContext, next: () => Promise<unknown>): Promise<void> => {
     const { state } = ctx;
     // The metrics label (runtime/metrics.ts): bounded, unlike the path.
     state.operationId = op.id;
@@ -34,10 +34,11 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       return;
     }
     checkCallerKind(op, principal);
-    setDeprecationHeaders(ctx, op, version, ctx.params ?? {}, ctx.querystring);
+    const params = ctx.params ?? {};
+    setDeprecationHeaders(ctx, op, version, params, ctx.querystring);
     // The request's own connection (see request-db.ts); the pool only when mounted without the app's middleware.
     const call: OperationCall = { op, at, version, db: state.db ?? pool, principal, request: ctx };
-    const sent = await validatedInput(call, { params: ctx.params, query: ctx.query, body: () => requestJsonBody(ctx) });
+    const sent = await validatedInput(call, { params, query: ctx.query, body: () => requestJsonBody(ctx) });
     const input = upgradedInput(call, sent);
     const access = new Access(call.db, principal);
     await checkScopes(call, access, input);

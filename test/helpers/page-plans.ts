@@ -36,6 +36,8 @@ export interface PagePlan {
   sortsTable: boolean;
   /** a Sort whose input is not cut short by a Limit below it: it sorts every matching row, not a page per branch */
   sortsUnbounded: boolean;
+  /** the page's statement as the server sent it */
+  statement: Recorded;
 }
 
 /** Runs the request, then EXPLAIN ANALYZE of the statement that read `table`'s page (one with a limit). */
@@ -79,8 +81,29 @@ export async function pagePlan(app: TestApp, method: string, path: string, optio
     };
     walk(explained.Plan);
     const buffers = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
-    return { res, plan: nodes.join(' > '), buffers, scanned, nodes, sortsTable, sortsUnbounded };
+    return { res, plan: nodes.join(' > '), buffers, scanned, nodes, sortsTable, sortsUnbounded, statement: reads[0]! };
   } finally {
+    await (app.db.client as any).releaseConnection(client);
+  }
+}
+
+/** The scans and sorts of `statement`'s plan (EXPLAIN, not run) with `dropped` indexes gone, in a transaction rolled
+ * back: what the planner could do without them. */
+export async function planWithout(app: TestApp, statement: Recorded, dropped: string[]): Promise<string[]> {
+  const client = await (app.db.client as any).acquireConnection();
+  try {
+    await originalQuery.call(client, 'begin');
+    for (const index of dropped) await originalQuery.call(client, `drop index ${index}`);
+    const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, { text: `explain (format json) ${statement.text}`, values: statement.values } as any) as any).rows;
+    const nodes: string[] = [];
+    const walk = (n: any) => {
+      nodes.push(`${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk(explained.Plan);
+    return nodes;
+  } finally {
+    await originalQuery.call(client, 'rollback');
     await (app.db.client as any).releaseConnection(client);
   }
 }

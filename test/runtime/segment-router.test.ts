@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import Koa from 'koa';
 import type { Server } from 'node:http';
 import { segmentRouter } from '../../runtime/segment-router.js';
+import type { ApiContext } from '../../runtime/request-state.js';
 
 const t = suite('runtime: routes by first segment');
 let server: Server;
@@ -11,7 +12,7 @@ let base = '';
 
 t.before(async () => {
   const app = new Koa();
-  const answer = (name: string) => async (ctx: Koa.Context) => { ctx.body = { name, params: ctx.params }; };
+  const answer = (name: string) => async (ctx: ApiContext) => { ctx.body = { name, params: ctx.params }; };
   app.use(segmentRouter('/api/v1', [
     { method: 'GET', path: '/widgets', handle: answer('list') },
     { method: 'GET', path: '/widgets/:id', handle: answer('retrieve') },
@@ -19,7 +20,7 @@ t.before(async () => {
     { method: 'GET', path: '/gadgets/:id', handle: answer('gadget') },
     { method: 'GET', path: '/:anything/summary', handle: answer('summary') },
     // Two routes on one path and method: the first passes the request on (an operation absent at a version).
-    { method: 'GET', path: '/moved/:id', handle: async (ctx, next) => { if (ctx.params.id === 'pass') return next(); ctx.body = { name: 'first', params: ctx.params }; } },
+    { method: 'GET', path: '/moved/:id', handle: async (ctx, next) => { if (ctx.params?.id === 'pass') return next(); ctx.body = { name: 'first', params: ctx.params }; } },
     { method: 'GET', path: '/moved/:key', handle: answer('second') },
   ]).middleware);
   app.use((ctx) => { ctx.status = 404; ctx.body = { name: 'none' }; });

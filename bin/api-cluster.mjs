@@ -1,0 +1,23 @@
+// How `npm start`'s primary forks its API processes (node's cluster module): the settings the launcher
+// (bin/launch.mjs, which forks the first one before it has checked or loaded anything else) and the supervisor
+// (bin/supervisor.ts) share. Plain JavaScript: the launcher runs it before anything is compiled.
+import cluster from 'node:cluster';
+
+/** The message that tells a process forked on bin/api-boot.cjs to load its code. */
+export const LOAD_MESSAGE = { type: 'api-process-load' };
+
+/**
+ * Forks run `exec`, or, given `boot` (bin/api-boot.cjs), run `boot` with `exec` as its argument: the process boots
+ * and waits for LOAD_MESSAGE before it loads `exec`.
+ * @param {string} exec
+ * @param {string | undefined} boot
+ */
+export function setUpApiCluster(exec, boot) {
+  // Each process accepts from the shared socket (SCHED_NONE) rather than the primary accepting and handing each
+  // connection over (round robin): a connection handed to a process that is killed before it takes it is never
+  // answered nor closed (the primary keeps it; the client waits for its own timeout, 300 s for fetch), while a
+  // connection the kernel still holds is simply accepted by a live process. NODE_CLUSTER_SCHED_POLICY=rr chooses
+  // round robin anyway (more even spreading under some loads). Set before the first fork, which fixes it.
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
+  cluster.setupPrimary(boot ? { exec: boot, args: [exec] } : { exec });
+}
