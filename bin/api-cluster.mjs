@@ -3,6 +3,12 @@
 // (bin/supervisor.ts) share. Plain JavaScript: the launcher runs it before anything is compiled.
 import cluster from 'node:cluster';
 
+import { join } from 'node:path';
+
+/** bin/api-boot.cjs under the project's root: the launcher and the bundled primary name it from their own roots.
+ * @param {string} root */
+export const apiBootFile = (root) => join(root, 'bin', 'api-boot.cjs');
+
 /** The message that tells a process forked on bin/api-boot.cjs to load its code. */
 export const LOAD_MESSAGE = { type: 'api-process-load' };
 

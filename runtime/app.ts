@@ -17,8 +17,8 @@ import { resolveVersion } from './versions.js';
 import type { OperationDefinition } from './operation.js';
 import { runOperation } from './pipeline/run-operation.js';
 import { errorBody } from './pipeline/error-envelope.js';
-import type { ApiContext, RequestContext, RequestState } from './request-state.js';
 import type { RequestListener } from 'node:http';
+import type { ApiContext, ApiMiddleware, RequestContext, RequestState } from './request-state.js';
 import { apiLane } from './api-lane.js';
 import { segmentRouter } from './segment-router.js';
 import { openApiPath, serveOpenApi } from './openapi-documents.js';
@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): App {
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
   // The request's envelope: its id, the error envelope, the 404 of what nothing answered, metrics and logs.
-  const envelope = async (ctx: ApiContext, next: () => Promise<unknown>): Promise<void> => {
+  const envelope: ApiMiddleware = async (ctx, next) => {
     const requestId = newRequestId();
     const started = performance.now();
     ctx.state.requestId = requestId;
@@ -174,7 +174,7 @@ export function createApp(options: AppOptions): App {
   });
 
   // The Current API: routing, then the caller, its budget, its version and its clock, then the operation's route.
-  const apiEntry = async (ctx: ApiContext, next: () => Promise<unknown>): Promise<unknown> => {
+  const apiEntry: ApiMiddleware = async (ctx, next) => {
     if (!ctx.path.startsWith(basePath)) return next();
     if (ctx.path === openApi && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.state.operationId = 'openapi';

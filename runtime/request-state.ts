@@ -63,6 +63,10 @@ export interface ApiContext {
   vary(field: string): void;
 }
 
+/** A middleware of the Current API's request path: Koa's shape on an ApiContext, so that Koa and the API lane
+ * (runtime/api-lane.ts) both run it (the envelope and the API entry in runtime/app.ts, the routes and their handlers). */
+export type ApiMiddleware = (ctx: ApiContext, next: () => Promise<unknown>) => Promise<unknown>;
+
 /** The caller: authentication sets it before any operation runs, so its absence is a fault of the app's assembly. */
 export function callerOf(state: RequestState): Principal {
   if (!state.principal) throw new Error('An operation ran on a request that was not authenticated');

@@ -5,16 +5,12 @@
 // every route matching a path runs in registration order (a route may pass the request on with next(): an operation
 // absent at the request's version), routes starting with a parameter last. Static segments match exactly, case
 // included, as in Stripe's API (the flat router matched the first one exactly and the others ignoring case).
-import type { ApiContext } from './request-state.js';
-
-/** A route's handler, and the router's middleware: Koa's middleware shape, on the part of a context the API uses (so
- * that the API lane, runtime/api-lane.ts, runs them too). */
-export type RouteHandler = (ctx: ApiContext, next: () => Promise<unknown>) => unknown;
+import type { ApiContext, ApiMiddleware } from './request-state.js';
 
 export interface RouteSpec {
   method: string;
   path: string;
-  handle: RouteHandler;
+  handle: ApiMiddleware;
   /** the route's name (an operation id): what routeNameAt answers */
   name?: string;
 }
@@ -22,7 +18,7 @@ export interface RouteSpec {
 interface Route {
   rank: number;
   methods: string[];
-  handle: RouteHandler;
+  handle: ApiMiddleware;
   name?: string;
   path: string;
   paramNames: string[];
@@ -48,7 +44,7 @@ export interface SegmentRouter {
   /** The routes matching the request's path, matched once per request and path (the app's lookups and the
    * middleware share it). */
   matchRequest(ctx: ApiContext): RouteMatch;
-  middleware: (ctx: ApiContext, next: () => Promise<unknown>) => Promise<void>;
+  middleware: ApiMiddleware;
   /** Whether a route has this path, and the methods it answers there (empty: no route has the path). */
   methodsAt(at: string | RouteMatch): string[];
   /** The name of the first route answering this method at this path, if any. */
