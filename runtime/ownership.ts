@@ -7,6 +7,7 @@ import type { Access } from './access.js';
 import type { HandlerContext } from './handler.js';
 import { readRow, type Row, type RowRead, type StoredResource } from './plain/stored-resource.js';
 import type { Leading } from './pagination.js';
+import { leadingIfIndexed } from './index-catalog.js';
 
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
@@ -72,13 +73,14 @@ export async function whereOwned(access: Access, q: Knex.QueryBuilder, column: s
 }
 
 /**
- * whereOwned for a list paged by `paginate` over a table that also has an index on the sort key alone: the account
- * named is the page's leading column (pagination.ts Leading) rather than a `column = value` test; without one, the
- * rows of every account holding `scope`, as whereOwned.
+ * whereOwned for a list paged by `paginate` over `sortColumn`: the account named leads the page (pagination.ts
+ * Leading) when an index holds the account column and then the sort key (index-catalog.ts), so that the page reads
+ * about a page of that index whatever other accounts hold; without such an index, or without an account named, as
+ * whereOwned. Both columns are `table.column` of the listed table.
  */
-export async function ownedPage(access: Access, q: Knex.QueryBuilder, column: string, scope: string,
-  accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
-  if (accountId !== undefined) return { column, value: accountId };
-  await whereOwned(access, q, column, scope, undefined, heldNowhere);
-  return undefined;
+export async function ownedPage(ctx: Pick<HandlerContext, 'access' | 'db'>, q: Knex.QueryBuilder, column: string, sortColumn: string,
+  scope: string, accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
+  const leading = accountId === undefined ? undefined : await leadingIfIndexed(ctx.db, column, sortColumn, accountId);
+  if (!leading) await whereOwned(ctx.access, q, column, scope, accountId, heldNowhere);
+  return leading;
 }

@@ -5,6 +5,7 @@ import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
+import { leadingIfIndexed } from '../../runtime/index-catalog.js';
 import { accountViews, viewOptions } from './account-view.js';
 import { selectRows } from '../../runtime/plain/stored-resource.js';
 import type { AccountRow } from '../../generated/rows.js';
@@ -41,7 +42,13 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   // Accounts the caller may list: where it holds company:balance:read (an API key without it was refused already).
   const q = selectRows(ctx.db, resources.Account);
   await ctx.access.whereHolds(q, 'accounts.id', 'company:balance:read');
-  if (query.parent_account_id) q.where('accounts.parent_id', query.parent_account_id);
+  const sortColumn = sort === 'volume' ? 'accounts.lifetime_volume_usd' : 'accounts.created_at';
+  // A parent's accounts by age lead the page with the parent (accounts_created_at_id_index serves the lists across
+  // parents). By volume the parent stays an equality: as a range beside the volume bounds' range, PostgreSQL misjudged
+  // both and sorted every account in the bounds (test/large_tables/accounts-by-volume.test.ts).
+  const leading = query.parent_account_id && sort === 'created_at'
+    ? await leadingIfIndexed(ctx.db, 'accounts.parent_id', sortColumn, query.parent_account_id) : undefined;
+  if (query.parent_account_id && !leading) q.where('accounts.parent_id', query.parent_account_id);
   if (query.status) q.where('accounts.status', query.status);
   if (query.query) {
     const text = query.query;
@@ -58,8 +65,9 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   const { rows, page_info } = await paginate<AccountRow>(q, query, {
     defaultSize: ctx.defaultPageSize,
     direction: query.direction,
-    sortColumn: sort === 'volume' ? 'accounts.lifetime_volume_usd' : 'accounts.created_at',
+    sortColumn,
     idColumn: 'accounts.id',
+    leading,
     sortKind: sort === 'volume' ? 'integer' : 'timestamp',
   });
   return { data: await accountViews(ctx.db, ctx.access, rows, viewOptions(ctx)), page_info };

@@ -26,7 +26,7 @@ export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
   // Its rows are only rendered (and paged by created_at and id, which the view reads too).
   const q = selectRows(ctx.db, resources.Payment, 'view');
   // Led by the account (payments_created_at_id_index serves the lists across accounts).
-  const leading = await ownedPage(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
+  const leading = await ownedPage(ctx, q, 'payments.account_id', 'payments.created_at', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
     billing_reason: 'payments.billing_reason', billing_reasons: 'payments.billing_reason',
     currency: 'payments.currency', currencies: 'payments.currency',

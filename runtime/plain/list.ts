@@ -6,8 +6,9 @@
 import type { Knex } from 'knex';
 import type { Handler, HandlerContext, OperationTypes } from '../handler.js';
 import { applyFilters, keyedWalk, type Filter } from '../filters.js';
-import { whereOwned } from '../ownership.js';
-import { paginate } from '../pagination.js';
+import { ownedPage } from '../ownership.js';
+import { leadingIfIndexed } from '../index-catalog.js';
+import { paginate, type Leading } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
 import { whereOwner, type RowOwnerSpec } from './row-owner.js';
@@ -69,17 +70,19 @@ export function plainList<Op extends OperationTypes>(resource: StoredResource<It
     const fill = options.fill?.(input.query, ctx);
     const sortName = options.sortParam ? query[options.sortParam] : defaultSort;
     const q = selectRows(ctx.db, resource, reads.get(sortName) ?? 'row');
-    const parent = await narrow(q, input, ctx, options, resource.table);
+    const sort = options.sorts[sortName];
+    const walk = keyedWalk(query, options.filters);
+    const { parent, leading } = await narrow(q, input, ctx, options, resource.table, walk ? undefined : sort.column);
     applyFilters(q, query, options.filters);
     await options.hook?.(q, input.query, ctx, parent);
-    const sort = options.sorts[sortName];
     const { rows, page_info } = await paginate<Row & { id: string }>(q, query, {
       defaultSize: ctx.defaultPageSize,
       direction: options.directionParam ? query[options.directionParam] : 'desc',
       sortColumn: sort.column,
       sortKind: sort.kind,
       idColumn: options.idColumn,
-      walk: keyedWalk(query, options.filters),
+      walk,
+      leading,
     });
     const data = rows.map(resource.view);
     if (fill && data.length) await fill(data, rows);
@@ -88,29 +91,32 @@ export function plainList<Op extends OperationTypes>(resource: StoredResource<It
 }
 
 /** The rows the caller may list: the parent's (its row is returned), the caller's own (own.only), one owner's
- * (owner), or those of the named account or of every account where the scope is held. */
+ * (owner), or those of the named account or of every account where the scope is held. The parent or the account
+ * named leads the page when `ledBy`, the sort column, has an index right after its column (index-catalog.ts). */
 async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op['input'], ctx: HandlerContext,
-  options: PlainList<Op>, table: string): Promise<Row | undefined> {
+  options: PlainList<Op>, table: string, ledBy: string | undefined): Promise<{ parent?: Row; leading?: Leading }> {
   const scopes = options.scope ? [options.scope] : [];
   const { parent, own, owner } = options;
   if (parent) {
     const id = (input.path as { id: string }).id;
     const row = await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own);
-    q.where(parent.column, row.id);
-    return row;
+    const leading = ledBy ? await leadingIfIndexed(ctx.db, parent.column, ledBy, row.id) : undefined;
+    if (!leading) q.where(parent.column, row.id);
+    return { parent: row, leading };
   }
   if (own?.only) {
     const principal = ctx.principal;
     if (principal.kind === 'user_token' && principal.userId) q.where(`${table}.${own.user}`, principal.userId);
     else q.whereRaw('false');
-    return undefined;
+    return {};
   }
   const query = input.query as Record<string, any>;
   if (owner) {
     await whereOwner(q, query, ctx, scopes, owner);
-    return undefined;
+    return {};
   }
   const account = options.accountParam ? query[options.accountParam] : undefined;
-  await whereOwned(ctx.access, q, options.accountColumn, options.scope!, account, options.heldNowhere);
-  return undefined;
+  // A walked filter is ordered right after the account by its own index: there the account stays an equality.
+  const leading = await ownedPage(ctx, q, options.accountColumn, ledBy ?? '', options.scope!, account, options.heldNowhere);
+  return { leading };
 }
