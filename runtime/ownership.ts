@@ -75,12 +75,13 @@ export async function whereOwned(access: Access, q: Knex.QueryBuilder, column: s
 /**
  * whereOwned for a list paged by `paginate` over `sortColumn`: the account named leads the page (pagination.ts
  * Leading) when an index holds the account column and then the sort key (index-catalog.ts), so that the page reads
- * about a page of that index whatever other accounts hold; without such an index, or without an account named, as
- * whereOwned. Both columns are `table.column` of the listed table.
+ * about a page of that index whatever other accounts hold; without such an index, without an account named, or
+ * without a sort column to lead (a walked list: its walk's index holds the account), as whereOwned. Both columns are
+ * `table.column` of the listed table.
  */
-export async function ownedPage(ctx: Pick<HandlerContext, 'access' | 'db'>, q: Knex.QueryBuilder, column: string, sortColumn: string,
-  scope: string, accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
-  const leading = accountId === undefined ? undefined : await leadingIfIndexed(ctx.db, column, sortColumn, accountId);
+export async function ownedPage(ctx: Pick<HandlerContext, 'access' | 'db'>, q: Knex.QueryBuilder, column: string,
+  sortColumn: string | undefined, scope: string, accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
+  const leading = accountId === undefined || sortColumn === undefined ? undefined : await leadingIfIndexed(ctx.db, column, sortColumn, accountId);
   if (!leading) await whereOwned(ctx.access, q, column, scope, accountId, heldNowhere);
   return leading;
 }

@@ -117,6 +117,6 @@ async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op
   }
   const account = options.accountParam ? query[options.accountParam] : undefined;
   // A walked filter is ordered right after the account by its own index: there the account stays an equality.
-  const leading = await ownedPage(ctx, q, options.accountColumn, ledBy ?? '', options.scope!, account, options.heldNowhere);
+  const leading = await ownedPage(ctx, q, options.accountColumn, ledBy, options.scope!, account, options.heldNowhere);
   return { leading };
 }
