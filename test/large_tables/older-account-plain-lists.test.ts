@@ -1,9 +1,10 @@
-// Lists of one account under other accounts' newer rows: the declared (plain) lists of disputes and dispute alerts,
-// a parent's connected accounts (GET /accounts?parent_account_id) and an app's logs (led by the app). Their tables
-// hold an index on (created_at, id) for the platform's lists across accounts (app_logs one on created_at, for the
-// purge) besides one on (account_id, created_at, id) (the parent's, the app's). Written as `account_id = value`, PostgreSQL may walk the first from the newest row and test every other
-// account's; led by the account (runtime/ownership.ts ownedPage, which reads the database's indexes:
-// runtime/index-catalog.ts), a page reads about a page of the account's own index whatever the statistics say.
+// Lists of one account under other accounts' newer rows: the declared (plain) lists of disputes, dispute alerts and
+// resolution center cases, a parent's connected accounts (GET /accounts?parent_account_id) and an app's logs (led by
+// the app). Their tables hold an index on (created_at, id) for the platform's lists across accounts (app_logs one on
+// created_at, for the purge) besides one on (account_id, created_at, id) (the parent's, the app's). Written as
+// `account_id = value`, PostgreSQL may walk the first from the newest row and test every other account's; led by the
+// account (runtime/ownership.ts ownedPage, which reads the database's indexes: runtime/index-catalog.ts), a page
+// reads about a page of the account's own index whatever the statistics say.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
@@ -40,6 +41,11 @@ t.before(async () => {
       select 'dspa_${prefix}' || lpad(i::text, 8, '0'), ?, 'pay_${prefix}' || lpad(i::text, 8, '0'), 'dispute_alert', 'pending', 'usd', 1000, 0, false,
         ${start} - i * interval '${step}', ${start} - i * interval '${step}', now()
       from generate_series(1, ?) i`, [owner.accountId, count]);
+    await app.db.raw( // sql-state-write: as above
+      `insert into resolution_center_cases (id, account_id, payment_id, reason, status, currency, amount, created_at, updated_at)
+      select 'rcc_${prefix}' || lpad(i::text, 8, '0'), ?, 'pay_${prefix}' || lpad(i::text, 8, '0'), 'item_not_received', 'awaiting_merchant', 'usd', 1000,
+        ${start} - i * interval '${step}', now()
+      from generate_series(1, ?) i`, [owner.accountId, count]);
   };
   const children = (parent: string, prefix: string, count: number, start: string, step: string) => app.db.raw( // sql-state-write: as above, connected accounts
     `insert into accounts (id, parent_id, title, route, client_id, created_at, updated_at)
@@ -65,10 +71,12 @@ t.before(async () => {
   await seed(newer, 'burst', ROWS / 20, 'now()', '1 second');
   await app.db.raw('analyze disputes');
   await app.db.raw('analyze dispute_alerts');
+  await app.db.raw('analyze resolution_center_cases');
 });
 t.after(async () => { stopRecordingStatements(); await app.close(); });
 
-for (const { table, path } of [{ table: 'disputes', path: '/disputes' }, { table: 'dispute_alerts', path: '/dispute_alerts' }]) {
+for (const { table, path } of [{ table: 'disputes', path: '/disputes' }, { table: 'dispute_alerts', path: '/dispute_alerts' },
+  { table: 'resolution_center_cases', path: '/resolution_center_cases' }]) {
   t(`${path}: the older account's pages read about a page of its own index`, async () => {
     const expected = async (offset: number) => (await app.db(table).where({ account_id: older.accountId })
       .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(offset).limit(PAGE).select('id')).map((r: { id: string }) => r.id);
