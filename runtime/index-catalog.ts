@@ -39,17 +39,23 @@ function catalogOf(db: Knex): Promise<Catalog> {
 }
 
 /** Whether `table` has an index whose first columns are `columns`, in this order. */
-export async function hasIndexLeading(db: Knex, table: string, columns: readonly string[]): Promise<boolean> {
+async function hasIndexLeading(db: Knex, table: string, columns: readonly string[]): Promise<boolean> {
   const indexes = (await catalogOf(db)).get(table) ?? [];
   return indexes.some((index) => columns.every((column, i) => index[i] === column));
 }
 
-/** The page's leading column (pagination.ts Leading) for a list holding `column` to `value`, when an index of the
- * listed table holds that column and then the sort key; undefined otherwise (the caller tests the column as an
- * equality). Both columns are `table.column` of the listed table. */
-export async function leadingIfIndexed(db: Knex, column: string, sortColumn: string, value: string): Promise<Leading | undefined> {
+/**
+ * Holds a list's `column` to `value`: as the page's leading column (pagination.ts Leading, returned for paginate) when
+ * an index of the listed table holds that column and then `sortColumn`, else as an equality on `q` (also without a
+ * sort column to lead: a walked list, whose walk's index holds the column). Both columns are `table.column` of the
+ * listed table.
+ */
+export async function holdColumn(db: Knex, q: Knex.QueryBuilder, column: string, sortColumn: string | undefined,
+  value: string): Promise<Leading | undefined> {
   const [table, held] = column.split('.');
-  const [sortTable, sort] = sortColumn.split('.');
-  if (held === undefined || sort === undefined || sortTable !== table) return undefined;
-  return (await hasIndexLeading(db, table, [held, sort])) ? { column, value } : undefined;
+  const [sortTable, sort] = sortColumn?.split('.') ?? [];
+  const indexed = held !== undefined && sort !== undefined && sortTable === table && await hasIndexLeading(db, table, [held, sort]);
+  if (indexed) return { column, value };
+  q.where(column, value);
+  return undefined;
 }

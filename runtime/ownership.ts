@@ -7,7 +7,7 @@ import type { Access } from './access.js';
 import type { HandlerContext } from './handler.js';
 import { readRow, type Row, type RowRead, type StoredResource } from './plain/stored-resource.js';
 import type { Leading } from './pagination.js';
-import { leadingIfIndexed } from './index-catalog.js';
+import { holdColumn } from './index-catalog.js';
 
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
@@ -81,7 +81,7 @@ export async function whereOwned(access: Access, q: Knex.QueryBuilder, column: s
  */
 export async function ownedPage(ctx: Pick<HandlerContext, 'access' | 'db'>, q: Knex.QueryBuilder, column: string,
   sortColumn: string | undefined, scope: string, accountId: string | undefined, heldNowhere?: string): Promise<Leading | undefined> {
-  const leading = accountId === undefined || sortColumn === undefined ? undefined : await leadingIfIndexed(ctx.db, column, sortColumn, accountId);
-  if (!leading) await whereOwned(ctx.access, q, column, scope, accountId, heldNowhere);
-  return leading;
+  if (accountId !== undefined) return holdColumn(ctx.db, q, column, sortColumn, accountId);
+  await whereOwned(ctx.access, q, column, scope, undefined, heldNowhere);
+  return undefined;
 }

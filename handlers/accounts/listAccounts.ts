@@ -5,7 +5,7 @@ import type { Handler, HandlerContext } from '../../generated/handler.js';
 import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
-import { leadingIfIndexed } from '../../runtime/index-catalog.js';
+import { holdColumn } from '../../runtime/index-catalog.js';
 import { accountViews, viewOptions } from './account-view.js';
 import { selectRows } from '../../runtime/plain/stored-resource.js';
 import type { AccountRow } from '../../generated/rows.js';
@@ -46,9 +46,8 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   // A parent's accounts by age lead the page with the parent (accounts_created_at_id_index serves the lists across
   // parents). By volume the parent stays an equality: as a range beside the volume bounds' range, PostgreSQL misjudged
   // both and sorted every account in the bounds (test/large_tables/accounts-by-volume.test.ts).
-  const leading = query.parent_account_id && sort === 'created_at'
-    ? await leadingIfIndexed(ctx.db, 'accounts.parent_id', sortColumn, query.parent_account_id) : undefined;
-  if (query.parent_account_id && !leading) q.where('accounts.parent_id', query.parent_account_id);
+  const leading = query.parent_account_id
+    ? await holdColumn(ctx.db, q, 'accounts.parent_id', sort === 'created_at' ? sortColumn : undefined, query.parent_account_id) : undefined;
   if (query.status) q.where('accounts.status', query.status);
   if (query.query) {
     const text = query.query;

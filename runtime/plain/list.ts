@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Handler, HandlerContext, OperationTypes } from '../handler.js';
 import { applyFilters, keyedWalk, type Filter } from '../filters.js';
 import { ownedPage } from '../ownership.js';
-import { leadingIfIndexed } from '../index-catalog.js';
+import { holdColumn } from '../index-catalog.js';
 import { paginate, type Leading } from '../pagination.js';
 import type { Fill, ListHook } from './hooks.js';
 import { loadOwnedOrOwn, type OwnRowsSpec } from './own-rows.js';
@@ -100,9 +100,7 @@ async function narrow<Op extends OperationTypes>(q: Knex.QueryBuilder, input: Op
   if (parent) {
     const id = (input.path as { id: string }).id;
     const row = await loadOwnedOrOwn(ctx, parent.resource, id, scopes, own);
-    const leading = ledBy ? await leadingIfIndexed(ctx.db, parent.column, ledBy, row.id) : undefined;
-    if (!leading) q.where(parent.column, row.id);
-    return { parent: row, leading };
+    return { parent: row, leading: await holdColumn(ctx.db, q, parent.column, ledBy, row.id) };
   }
   if (own?.only) {
     const principal = ctx.principal;
