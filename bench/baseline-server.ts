@@ -239,10 +239,11 @@ const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([
 async function payments(key: Key, accountId: string, first: number) {
   if (!(await visibleAccount(key, accountId))) throw new Failure(404, 'not_found', `No such account: '${accountId}'`);
   if (!key.role || !roleAllows(key.role, 'payment:basic:read')) throw new Failure(403, 'permission_denied', 'This credential lacks the payment:basic:read permission');
-  // The account as the page's leading range, as the framework writes it (runtime/pagination.ts, Leading).
-  const fetched = await rows(`${PAYMENT_ROWS} where "payments"."account_id" >= $1 and "payments"."account_id" <= $1 `
-    + 'order by "payments"."account_id" desc, "payments"."created_at" desc, "payments"."id" desc limit $2',
-    [accountId, first + 1], false);
+  // The account as the page's leading range, as the framework writes it (runtime/pagination.ts, Leading): an
+  // unfiltered led page is prepared, with the account hidden from the planner, so its generic plan is kept.
+  const fetched = await rows(`${PAYMENT_ROWS} where payments.account_id >= (select $1::text) and payments.account_id <= (select $2::text) `
+    + 'order by payments.account_id desc, "payments"."created_at" desc, "payments"."id" desc limit $3',
+    [accountId, accountId, first + 1]);
   const page = fetched.slice(0, first);
   const cursor = (row: Record<string, any> | undefined) => (row ? encodeCursor(row.created_at, row.id) : null);
   return {

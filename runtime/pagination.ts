@@ -188,16 +188,25 @@ export async function paginate<Row extends { id: string }>(
   const sort = options.sortColumn ?? 'created_at';
   const id = options.idColumn ?? 'id';
   const { leading } = options;
+  // A led page the list filters no further has one good plan whatever the account: the range of the index holding
+  // the account and then the sort key. It is prepared, and the account hidden from the planner as `(select $n)`,
+  // so that PostgreSQL settles on that plan once per connection instead of planning each page (named but with the
+  // account as a plain value, it kept planning every execution: the value's selectivity made each custom plan look
+  // cheaper). A filtered page stays planned for its values: a rare status may be cheaper to find by another index.
+  const prepared = leading !== undefined && !options.walk && !filtersRows(query);
   const page = (q: Knex.QueryBuilder, walked?: { column: string; value: string | Knex.Raw }) => {
     for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
     // A walked column's order already takes an index holding the leading column before it: there, the leading
     // column is a plain equality (as a range too, PostgreSQL misjudged both and sorted the whole table).
     if (leading && walked) q.where(leading.column, leading.value);
-    else if (leading) q.whereRaw(`${leading.column} >= ? and ${leading.column} <= ?`, [leading.value, leading.value]).orderByRaw(`${leading.column} ${window.order}`);
+    else if (leading) {
+      const value = prepared ? '(select ?::text)' : '?';
+      q.whereRaw(`${leading.column} >= ${value} and ${leading.column} <= ${value}`, [leading.value, leading.value]).orderByRaw(`${leading.column} ${window.order}`);
+    }
     if (walked) q.whereRaw(`${walked.column} >= ? and ${walked.column} <= ?`, [walked.value, walked.value]).orderByRaw(`${walked.column} ${window.order}`);
     return q.orderBy([sort, id].map((column) => ({ column, order: window.order }))).limit(window.limit);
   };
-  if (!options.walk) return window.finish(await selectBuilt<Row>(page(query.clone())));
+  if (!options.walk) return window.finish(await selectBuilt<Row>(page(query.clone()), prepared));
   const { column, values } = options.walk;
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return window.finish([]);
@@ -211,6 +220,12 @@ export async function paginate<Row extends { id: string }>(
   return window.finish(await selectBuilt<Row>(siblingOf(query).select('page.*')
     .fromRaw(client.raw('unnest(?::text[]) as walked(value) cross join lateral ? as page', [distinct, each]))
     .orderBy([sort, id].map((c) => ({ column: `page.${c.split('.').pop()!}`, order: window.order }))).limit(window.limit)));
+}
+
+/** Whether the list's own query tests rows (a where or having of its own, before the page's window and lead). */
+function filtersRows(q: Knex.QueryBuilder): boolean {
+  const { _statements: statements } = q as unknown as { _statements: { grouping: string }[] };
+  return statements.some((s) => s.grouping === 'where' || s.grouping === 'having');
 }
 
 /** A new builder on the connection (a request's, a transaction's) `q` runs on. */

@@ -37,16 +37,18 @@ function statementName(text: string): string {
 
 /**
  * The rows of a select built with the query builder: on the request's connection, its text is sent as it is,
- * skipping knex's runner; elsewhere (a knex transaction), through knex. Unnamed, so planned for its values each
- * time: a prepared list would get a generic plan after five executions, chosen without knowing whether the account
- * has ten payments or a million. (Preparing them saved about a quarter of the list's PostgreSQL CPU on the bench's
- * page; it was not kept for that risk, unmeasured on skewed accounts.)
+ * skipping knex's runner; elsewhere (a knex transaction), through knex. Unnamed unless `prepared`, so planned for
+ * its values each time: a prepared statement gets a generic plan after five executions, chosen without knowing the
+ * values, which only a statement with one good plan for every value may take (pagination.ts: a led page). Its text
+ * must then come from a bounded set of shapes (values in bindings), as each is kept per connection.
  */
-export async function selectBuilt<Row>(q: Knex.QueryBuilder): Promise<Row[]> {
+export async function selectBuilt<Row>(q: Knex.QueryBuilder, prepared = false): Promise<Row[]> {
   const conn = (q as unknown as { _connection?: unknown })._connection;
   if (!isRawClient(conn)) return (await q) as Row[];
   const { sql, bindings } = q.toSQL().toNative();
-  return (await send(conn, { text: sql, values: bindings as unknown[] })).rows as Row[];
+  const statement: QueryConfig = { text: sql, values: bindings as unknown[] };
+  if (prepared) statement.name = statementName(sql);
+  return (await send(conn, statement)).rows as Row[];
 }
 
 /** a pg client lent by the pool: what withConnection binds builders to (knex's own transactions bind none) */

@@ -5,7 +5,7 @@ import pg from 'pg';
 import * as assert from 'uvu/assert';
 import type { TestApp, RequestOptions, TestResponse } from './harness.js';
 
-type Recorded = { text: string; values: unknown[] };
+type Recorded = { text: string; values: unknown[]; name?: string };
 let recording: Recorded[] | null = null;
 const originalQuery: (this: pg.Client, ...args: any[]) => Promise<any> = pg.Client.prototype.query as any;
 
@@ -15,7 +15,8 @@ export function recordStatements(): void {
     if (recording && config) {
       const text = typeof config === 'string' ? config : config.text;
       const vals = typeof config === 'string' ? values : config.values;
-      if (typeof text === 'string') recording.push({ text, values: Array.isArray(vals) ? vals : [] });
+      const name = typeof config === 'string' ? undefined : config.name;
+      if (typeof text === 'string') recording.push({ text, values: Array.isArray(vals) ? vals : [], ...(name ? { name } : {}) });
     }
     return (originalQuery as any).call(this, config, values, cb);
   };
@@ -104,6 +105,47 @@ export async function planWithout(app: TestApp, statement: Recorded, dropped: st
     return nodes;
   } finally {
     await originalQuery.call(client, 'rollback');
+    await (app.db.client as any).releaseConnection(client);
+  }
+}
+
+export interface PreparedPlan {
+  /** how PostgreSQL planned `executions` runs of the statement prepared on one connection (pg_prepared_statements) */
+  genericPlans: number;
+  customPlans: number;
+  /** the generic plan's scans, run (EXPLAIN ANALYZE EXECUTE under force_generic_plan) */
+  nodes: string[];
+  /** rows of `table` the generic plan's scans returned or removed by a filter */
+  scanned: number;
+}
+
+/** `statement` prepared on a fresh session of the pool, run `executions` times as the server runs it, then its generic
+ * plan run under EXPLAIN ANALYZE: what a connection that kept the plan does for these values. */
+let preparedCount = 0;
+export async function preparedPlan(app: TestApp, statement: Recorded, table: string, executions = 8): Promise<PreparedPlan> {
+  const client = await (app.db.client as any).acquireConnection();
+  const name = `test_prepared_${++preparedCount}`;
+  try {
+    for (let i = 0; i < executions; i++) await originalQuery.call(client, { name, text: statement.text, values: statement.values } as any);
+    const [counts] = (await originalQuery.call(client, { text: 'select generic_plans, custom_plans from pg_prepared_statements where name = $1', values: [name] } as any) as any).rows;
+    await originalQuery.call(client, 'begin');
+    await originalQuery.call(client, 'set local plan_cache_mode = force_generic_plan');
+    const literals = statement.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`));
+    await originalQuery.call(client, `prepare ${name}_g as ${statement.text}`);
+    const [{ 'QUERY PLAN': [explained] }] = (await originalQuery.call(client, `explain (analyze, format json) execute ${name}_g(${literals.join(', ')})`) as any).rows;
+    const nodes: string[] = [];
+    let scanned = 0;
+    const walk = (n: any) => {
+      nodes.push(`${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
+      if (n['Relation Name'] === table) scanned += n['Actual Rows'] * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0);
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk(explained.Plan);
+    return { genericPlans: Number(counts.generic_plans), customPlans: Number(counts.custom_plans), nodes, scanned };
+  } finally {
+    await originalQuery.call(client, 'rollback');
+    // Only this helper's own: pg's client remembers the server's statements prepared on this connection.
+    for (const prepared of [name, `${name}_g`]) await originalQuery.call(client, `deallocate ${prepared}`).catch(() => undefined);
     await (app.db.client as any).releaseConnection(client);
   }
 }
