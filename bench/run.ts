@@ -32,6 +32,7 @@ import { seed } from './seed.js';
 import { postgresCpuBetween, postgresCpuTicks } from './postgres-cpu.js';
 import { measureApiLogWriter } from './api-log-cost.js';
 import { measureStartUp } from './start-up.js';
+import { API_PROCESS_NODE_FLAGS } from '../bin/api-cluster.mjs';
 import { analyzeLikeAutovacuum } from './autoanalyze.js';
 import { compileBenchEntries, primeCodeCache } from './compiled.js';
 import { EXPORT_SCENARIO, measureExport } from './export.js';
@@ -89,9 +90,11 @@ async function launch(name: Name, file: string, databaseUrl: string, env: Record
   // Rate-limit budgets far above what the benchmark sends on one key: their cost is measured, not their refusals.
   const childEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production',
     RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000000', ...env };
-  await primeCodeCache(compiled.get(file)!, childEnv, NODE_FLAGS);
+  // The framework runs with the flags `npm start` gives its API processes; V8's code cache is written under them.
+  const flags = file === 'framework-server.ts' && !process.env.BENCH_NO_API_FLAGS ? [...API_PROCESS_NODE_FLAGS, ...NODE_FLAGS] : NODE_FLAGS;
+  await primeCodeCache(compiled.get(file)!, childEnv, flags);
   const child = fork(compiled.get(file)!, [], {
-    execArgv: [...profile, ...NODE_FLAGS],
+    execArgv: [...profile, ...flags],
     env: childEnv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
