@@ -188,30 +188,29 @@ export async function paginate<Row extends { id: string }>(
   const sort = options.sortColumn ?? 'created_at';
   const id = options.idColumn ?? 'id';
   const { leading } = options;
-  // A led page the list filters no further has one good plan whatever the account: the range of the index holding
-  // the account and then the sort key. It is prepared, and the account hidden from the planner as `(select $n)`,
-  // so that PostgreSQL settles on that plan once per connection instead of planning each page (named but with the
-  // account as a plain value, it kept planning every execution: the value's selectivity made each custom plan look
-  // cheaper). A filtered page stays planned for its values: a rare status may be cheaper to find by another index.
-  const prepared = leading !== undefined && !options.walk && !filtersRows(query);
-  const page = (q: Knex.QueryBuilder, walked?: { column: string; value: string | Knex.Raw }) => {
+  // A led page the list filters no further (but for one walked value) has one good plan whatever the account: the
+  // range of the index holding the account (and the walked column) and then the sort key. It is prepared, its values
+  // hidden from the planner as `(select $n)`, so that PostgreSQL settles on that plan once per connection instead of
+  // planning each page (named but with the account as a plain value, it kept planning every execution: the value's
+  // selectivity made each custom plan look cheaper). A page filtered otherwise stays planned for its values: a rare
+  // value may be cheaper to find by another index.
+  const preparable = leading !== undefined && !filtersRows(query);
+  const page = (q: Knex.QueryBuilder, walked?: { column: string; value: string | Knex.Raw }, prepared = false) => {
+    const value = prepared ? '(select ?::text)' : '?';
     for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
     // A walked column's order already takes an index holding the leading column before it: there, the leading
     // column is a plain equality (as a range too, PostgreSQL misjudged both and sorted the whole table).
-    if (leading && walked) q.where(leading.column, leading.value);
-    else if (leading) {
-      const value = prepared ? '(select ?::text)' : '?';
-      q.whereRaw(`${leading.column} >= ${value} and ${leading.column} <= ${value}`, [leading.value, leading.value]).orderByRaw(`${leading.column} ${window.order}`);
-    }
-    if (walked) q.whereRaw(`${walked.column} >= ? and ${walked.column} <= ?`, [walked.value, walked.value]).orderByRaw(`${walked.column} ${window.order}`);
+    if (leading && walked) q.whereRaw(`${leading.column} = ${value}`, [leading.value]);
+    else if (leading) q.whereRaw(`${leading.column} >= ${value} and ${leading.column} <= ${value}`, [leading.value, leading.value]).orderByRaw(`${leading.column} ${window.order}`);
+    if (walked) q.whereRaw(`${walked.column} >= ${value} and ${walked.column} <= ${value}`, [walked.value, walked.value]).orderByRaw(`${walked.column} ${window.order}`);
     return q.orderBy([sort, id].map((column) => ({ column, order: window.order }))).limit(window.limit);
   };
-  if (!options.walk) return window.finish(await selectBuilt<Row>(page(query.clone()), prepared));
+  if (!options.walk) return window.finish(await selectBuilt<Row>(page(query.clone(), undefined, preparable), preparable));
   const { column, values } = options.walk;
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return window.finish([]);
-  const walked = (q: Knex.QueryBuilder, value: string | Knex.Raw) => page(q, { column, value });
-  if (distinct.length === 1) return window.finish(await selectBuilt<Row>(walked(query.clone(), distinct[0])));
+  const walked = (q: Knex.QueryBuilder, value: string | Knex.Raw, prepared = false) => page(q, { column, value }, prepared);
+  if (distinct.length === 1) return window.finish(await selectBuilt<Row>(walked(query.clone(), distinct[0], preparable), preparable));
   // Several values: the one page query, planned once, run for each value (a UNION ALL of one branch per value
   // planned each branch: 3.4 times the PostgreSQL CPU of one value's page for three), the pages merged. The rows
   // keep their names, which sortValue reads.
