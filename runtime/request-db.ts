@@ -48,7 +48,35 @@ export async function selectBuilt<Row>(q: Knex.QueryBuilder, prepared = false): 
   const { sql, bindings } = q.toSQL().toNative();
   const statement: QueryConfig = { text: sql, values: bindings as unknown[] };
   if (prepared) statement.name = statementName(sql);
-  return (await send(conn, statement)).rows as Row[];
+  const rows = (await send(conn, statement)).rows as Row[];
+  const shown = (conn as RequestConnection)[SHOWN_HIDDEN];
+  if (shown) for (const row of rows as { id?: unknown }[]) if (typeof row.id === 'string') shown.rows.set(row.id, row as Record<string, unknown>);
+  return rows;
+}
+
+/** The fields the head hides that this request's version shows, of one schema (runtime/plain/hidden-fields.ts): the
+ * rows selectBuilt reads on the request's connection are kept by id for the request, so that a list that selected
+ * them with its page needs no statement of its own to fill them. */
+interface ShownHidden { schema: string; fields: readonly string[]; rows: Map<string, Record<string, unknown>> }
+const SHOWN_HIDDEN = Symbol('hidden fields shown');
+
+/** Marks the request's reads as answering a version that shows `fields` of `schema` (nothing off a request's
+ * connection). */
+export function showHiddenFields(db: Knex, schema: string, fields: readonly string[]): void {
+  const conn = requestConnection(db);
+  if (conn) conn[SHOWN_HIDDEN] = { schema, fields, rows: new Map() };
+}
+
+/** The hidden fields of `schema` the request's version shows (showHiddenFields), if any. */
+export function hiddenFieldsShown(db: Knex, schema: string): readonly string[] | undefined {
+  const shown = requestConnection(db)?.[SHOWN_HIDDEN];
+  return shown?.schema === schema ? shown.fields : undefined;
+}
+
+/** A row the request read by selectBuilt while hidden fields of `schema` were shown, by id. */
+export function rowReadWithHidden(db: Knex, schema: string, id: string): Record<string, unknown> | undefined {
+  const shown = requestConnection(db)?.[SHOWN_HIDDEN];
+  return shown?.schema === schema ? shown.rows.get(id) : undefined;
 }
 
 /** a pg client lent by the pool: what withConnection binds builders to (knex's own transactions bind none) */
@@ -82,6 +110,7 @@ export async function withConnection<T>(db: Knex, run: (bound: Knex) => Promise<
   try {
     return await run(bind(db, conn));
   } finally {
+    delete (conn as RequestConnection)[SHOWN_HIDDEN];
     await client.releaseConnection(conn);
   }
 }
@@ -159,7 +188,8 @@ const IN_TRANSACTION = Symbol('inside inTransaction');
 const READ_ONLY = Symbol('inside inReadOnlyTransaction');
 
 /** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
-type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [ON_REFUSAL]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true };
+type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [ON_REFUSAL]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true;
+  [SHOWN_HIDDEN]?: ShownHidden };
 
 /**
  * Runs `work` on the request's own connection in a read-only transaction that is always rolled back: PostgreSQL

@@ -9,12 +9,16 @@ import { callHandler } from './handler-step.js';
 import { runIdempotently } from './idempotency-step.js';
 import type { CallOutcome, HeaderSink, OperationCall, OperationInput } from './operation-call.js';
 import { renderAtVersion } from './version-rendering-step.js';
+import { selectHiddenAt } from '../plain/hidden-fields.js';
 
 /** `sent` is the input as validated, before its upgrade: what an idempotency key's request is recognised by. */
 export async function runInTransaction(call: OperationCall, access: Access, input: OperationInput, sent: OperationInput,
   idempotencyKey: string, headers: HeaderSink): Promise<CallOutcome> {
   const { op, at, db } = call;
-  const work = async (conn: Knex) => renderAtVersion(call, conn, await callHandler(call, access, input, conn));
+  const work = async (conn: Knex) => {
+    if (at.fill) selectHiddenAt(conn, at.fill.schema, call.version);
+    return renderAtVersion(call, conn, await callHandler(call, access, input, conn));
+  };
   const status = at.status ?? op.status;
   if (op.method === 'GET') {
     try {

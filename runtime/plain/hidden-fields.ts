@@ -3,7 +3,7 @@
 // returned get them here, in one statement over the table's rows, before the response is rendered at that version.
 import type { Knex } from 'knex';
 import { api } from '../api-definition.js';
-import { query } from '../request-db.js';
+import { query, rowReadWithHidden, showHiddenFields } from '../request-db.js';
 import type { Row, StoredResource } from './stored-resource.js';
 
 const statements = new Map<string, string>();
@@ -20,14 +20,34 @@ function statementFor(resource: StoredResource<unknown>, fields: readonly string
   return text;
 }
 
-/** Sets `fields` on each object (a view of the resource, by its id), in one statement. */
+/** The column each hidden field's select list names (`... as "$pdf_url"`), by resource and field. */
+const aliases = new Map<string, string | null>();
+function aliasOf(resource: StoredResource<unknown>, field: string): string | null {
+  const key = `${resource.name}.${field}`;
+  let alias = aliases.get(key);
+  if (alias === undefined) {
+    alias = /\bas "([^"]+)"\s*$/.exec(resource.hidden![field].select)?.[1] ?? null;
+    aliases.set(key, alias);
+  }
+  return alias;
+}
+
+/** Sets `fields` on each object (a view of the resource, by its id): from the row the request already read with
+ * them (selectRows selects them for a version that shows them), else in one statement for the rest. */
 export async function fillHidden(db: Knex, resource: StoredResource<unknown>, fields: readonly string[], objects: unknown[]): Promise<void> {
   const views = objects.filter((o): o is Record<string, unknown> & { id: string } =>
     typeof o === 'object' && o !== null && typeof (o as { id?: unknown }).id === 'string');
   if (!views.length || !fields.length) return;
-  const rows = await query<Row>(db, statementFor(resource, fields), [[...new Set(views.map((v) => v.id))]]);
+  const unread = views.filter((view) => {
+    const row = rowReadWithHidden(db, resource.name, view.id);
+    if (!row || !fields.every((f) => { const alias = aliasOf(resource, f); return alias !== null && alias in row; })) return true;
+    for (const f of fields) view[f] = resource.hidden![f].read(row as Row);
+    return false;
+  });
+  if (!unread.length) return;
+  const rows = await query<Row>(db, statementFor(resource, fields), [[...new Set(unread.map((v) => v.id))]]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const view of views) {
+  for (const view of unread) {
     const row = byId.get(view.id);
     if (row) for (const f of fields) view[f] = resource.hidden![f].read(row);
   }
@@ -39,4 +59,11 @@ export async function fillHiddenAt(db: Knex, schema: string, version: string, ob
   const fields = shownHidden[schema]?.[version];
   const resource = resources[schema];
   if (fields && resource) await fillHidden(db, resource, fields, objects);
+}
+
+/** Before the handler runs: the request's reads of `schema` (selectRows, for a view) select the hidden fields
+ * `version` shows with their rows, so that fillHiddenAt finds them read (nothing when it shows none). */
+export function selectHiddenAt(db: Knex, schema: string, version: string): void {
+  const fields = api().shownHidden[schema]?.[version];
+  if (fields && api().resources[schema]) showHiddenFields(db, schema, fields);
 }

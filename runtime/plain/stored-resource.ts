@@ -1,7 +1,7 @@
 // A stored resource (a resource whose spec names its `table:`), as the generator describes it in
 // generated/resources.ts: the one statement reading it with its relations, and its view (row -> resource).
 import type { Knex } from 'knex';
-import { query } from '../request-db.js';
+import { hiddenFieldsShown, query } from '../request-db.js';
 
 export type Row = Record<string, any> & { id: string; account_id: string };
 
@@ -68,7 +68,10 @@ export async function readView<View, R extends { id: string }>(db: Knex, resourc
  * rows hold only what the view reads (viewSelect, when the generator could tell): for a list that renders its rows
  * and reads nothing else of them but columns among viewColumns (its sort and id columns, for the cursor). */
 export function selectRows(db: Knex, resource: StoredResource<unknown, { id: string }>, read: 'row' | 'view' = 'row'): Knex.QueryBuilder {
-  const select = read === 'view' ? resource.viewSelect ?? resource.columns : resource.columns;
+  let select = read === 'view' ? resource.viewSelect ?? resource.columns : resource.columns;
+  // A view for a version that shows fields the head hides reads them with its row (hidden-fields.ts fillHidden).
+  const shown = read === 'view' && resource.hidden ? hiddenFieldsShown(db, resource.name) : undefined;
+  if (shown) select = [select, ...shown.map((f) => resource.hidden![f].select)].join(', ');
   const q = db.queryBuilder().select(db.raw(select)).fromRaw(resource.from);
   if (resource.live) q.whereRaw(resource.live);
   return q;

@@ -149,3 +149,14 @@ export async function preparedPlan(app: TestApp, statement: Recorded, table: str
     await (app.db.client as any).releaseConnection(client);
   }
 }
+
+/** The statements the in-process server sent for one request (recordStatements must be on). */
+export async function statementsOf(app: TestApp, method: string, path: string, options: RequestOptions): Promise<{ res: TestResponse; statements: Recorded[] }> {
+  recording = [];
+  try {
+    const res = await app.request(method, path, options);
+    return { res, statements: recording };
+  } finally {
+    recording = null;
+  }
+}
