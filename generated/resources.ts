@@ -1229,7 +1229,7 @@ export const resources = {
       updated_at: row.updated_at,
     }),
     hidden: {
-      pdf_url: { select: '(select r.id from payment_receipts r where r.payment_id = payments.id and r.id is not null and r.expires_at > now() order by r.created_at desc limit 1) as "$pdf_url"', read: (row: Row) => pdfUrl(row) },
+      pdf_url: { select: '(select r.id from payment_receipts r where r.payment_id = payments.id and r.id is not null and r.expires_at > now() order by r.created_at desc limit 1) as "$pdf_url"', columns: ['$pdf_url'], read: (row: Row) => pdfUrl(row) },
     },
   } satisfies StoredResource<T.Payment, R.PaymentRow>,
   Person: {
@@ -1419,7 +1419,7 @@ export const resources = {
       updated_at: row.updated_at,
     }),
     hidden: {
-      resolution_events: { select: '(select coalesce(json_agg(json_build_object(\'id\', e.id, \'case_id\', e.case_id, \'actor\', e.actor, \'action\', e.action, \'message\', e.message, \'attachments\', e.attachments, \'created_at\', to_char(e.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')) order by e.created_at, e.id), \'[]\'::json) from resolution_center_case_events e where e.case_id = resolution_center_cases.id) as "$resolution_events"', read: (row: Row) => row['$resolution_events'] },
+      resolution_events: { select: '(select coalesce(json_agg(json_build_object(\'id\', e.id, \'case_id\', e.case_id, \'actor\', e.actor, \'action\', e.action, \'message\', e.message, \'attachments\', e.attachments, \'created_at\', to_char(e.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')) order by e.created_at, e.id), \'[]\'::json) from resolution_center_case_events e where e.case_id = resolution_center_cases.id) as "$resolution_events"', columns: ['$resolution_events'], read: (row: Row) => row['$resolution_events'] },
     },
   } satisfies StoredResource<T.ResolutionCenterCase, R.ResolutionCenterCaseRow>,
   ResolutionCenterCaseEvent: {
@@ -1568,7 +1568,7 @@ export const resources = {
       created_at: row.created_at,
     }),
     hidden: {
-      social_accounts: { select: '(select coalesce(json_agg(e.id order by a.created_at, a.id, e.display_order, e.created_at, e.id), \'[]\'::json) from accounts a join external_accounts e on e.account_id = a.id where a.owner_user_id = users.id and e.deleted_at is null and e.status = \'connected\') as "$social_accounts"', read: (row: Row) => row['$social_accounts'] },
+      social_accounts: { select: '(select coalesce(json_agg(e.id order by a.created_at, a.id, e.display_order, e.created_at, e.id), \'[]\'::json) from accounts a join external_accounts e on e.account_id = a.id where a.owner_user_id = users.id and e.deleted_at is null and e.status = \'connected\') as "$social_accounts"', columns: ['$social_accounts'], read: (row: Row) => row['$social_accounts'] },
     },
   } satisfies StoredResource<Omit<T.User, 'email' | 'balance'>, R.UserRow>,
   Variant: {

@@ -2,13 +2,13 @@
 // plain operations and for handlers (resources.X.view(row), readView, loadOwned).
 import { viewType, type StoredModel } from './plain/stored-resources.js';
 import { rowTypeName, type TableColumns } from './emit-rows.js';
-import { tsString } from './plain/ts-literal.js';
+import { tsLiteral, tsString } from './plain/ts-literal.js';
 
-/** A resource's hidden fields (field_hidden): each its select list and reader. */
+/** A resource's hidden fields (field_hidden): each its select list, the columns it names in the row, and reader. */
 function hiddenEntry(m: StoredModel): string {
   const fields = Object.entries(m.hidden);
   if (!fields.length) return '';
-  const lines = fields.map(([f, h]) => `      ${f}: { select: ${tsString(h.select)}, read: ${h.read} },`);
+  const lines = fields.map(([f, h]) => `      ${f}: { select: ${tsString(h.select)}, columns: ${tsLiteral(h.columns)}, read: ${h.read} },`);
   return `\n    hidden: {\n${lines.join('\n')}\n    },`;
 }
 

@@ -37,7 +37,7 @@ export interface StoredModel {
   callerFields: string[];
   /** fields the head hides (field_hidden): left out of the statement and the view; each its own select list and
    * reader, for the runtime to fill for callers of versions that show it */
-  hidden: Record<string, { select: string; read: string }>;
+  hidden: Record<string, { select: string; columns: string[]; read: string }>;
   /** what the statement selects beside the table's columns, for its row's type (generated/rows.ts): a joined table's
    * column, or a SQL field's value (its field; null when code or a handler makes the field from it) */
   selected: Record<string, SelectedColumn>;
@@ -231,9 +231,10 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     readingHidden = true;
     const expr = read(field, f, table.columns?.[field], ['columns', field], true);
     readingHidden = false;
-    model.hidden[field] = { select: selects.splice(before).join(', '), read: `(row: Row) => ${expr}` };
+    const columns = Object.keys(model.selected).filter((key) => !selectedBefore.has(key));
+    model.hidden[field] = { select: selects.splice(before).join(', '), columns, read: `(row: Row) => ${expr}` };
     model.bareRows = bare;
-    for (const key of Object.keys(model.selected)) if (!selectedBefore.has(key)) delete model.selected[key];
+    for (const key of columns) delete model.selected[key];
     return '';
   }
   const parts = Object.entries(resource.fields)

@@ -20,18 +20,6 @@ function statementFor(resource: StoredResource<unknown>, fields: readonly string
   return text;
 }
 
-/** The column each hidden field's select list names (`... as "$pdf_url"`), by resource and field. */
-const aliases = new Map<string, string | null>();
-function aliasOf(resource: StoredResource<unknown>, field: string): string | null {
-  const key = `${resource.name}.${field}`;
-  let alias = aliases.get(key);
-  if (alias === undefined) {
-    alias = /\bas "([^"]+)"\s*$/.exec(resource.hidden![field].select)?.[1] ?? null;
-    aliases.set(key, alias);
-  }
-  return alias;
-}
-
 /** Sets `fields` on each object (a view of the resource, by its id): from the row the request already read with
  * them (selectRows selects them for a version that shows them), else in one statement for the rest. */
 export async function fillHidden(db: Knex, resource: StoredResource<unknown>, fields: readonly string[], objects: unknown[]): Promise<void> {
@@ -40,7 +28,7 @@ export async function fillHidden(db: Knex, resource: StoredResource<unknown>, fi
   if (!views.length || !fields.length) return;
   const unread = views.filter((view) => {
     const row = rowReadWithHidden(db, resource.name, view.id);
-    if (!row || !fields.every((f) => { const alias = aliasOf(resource, f); return alias !== null && alias in row; })) return true;
+    if (!row || !fields.every((f) => resource.hidden![f].columns.every((c) => c in row))) return true;
     for (const f of fields) view[f] = resource.hidden![f].read(row as Row);
     return false;
   });

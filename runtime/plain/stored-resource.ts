@@ -32,8 +32,9 @@ export interface StoredResource<View, R extends { id: string } = any> {
   bareRows: boolean;
   view(row: R): View;
   /** fields the head hides (field_hidden), read apart: each its select list over the table's row and its reader;
-   * runtime/plain/hidden-fields.ts fills them for callers of versions that show them */
-  hidden?: Record<string, { select: string; read(row: Row): unknown }>;
+   * runtime/plain/hidden-fields.ts fills them for callers of versions that show them; `columns`: what its select list
+   * names in the row, by which a row read with them is known */
+  hidden?: Record<string, { select: string; columns: readonly string[]; read(row: Row): unknown }>;
 }
 
 /** How a row is read: whole (`row`); whole and locked for the rest of the request's transaction (`lock`: its

@@ -122,7 +122,7 @@ t('field_hidden: the head declares a field it hides; older versions show it, fil
   const resources = files['resources.ts'];
   const widget = resources.slice(resources.indexOf('  TestWidget: {'), resources.indexOf('satisfies StoredResource<T.TestWidget>'));
   assert.not.match(widget.slice(0, widget.indexOf('hidden:')), /upper\(test_widgets\.name\)/);
-  assert.match(widget, /hidden: \{\n\s+label: \{ select: '\(select upper\(test_widgets\.name\)\) as "\$label"', read: \(row: Row\) => row\['\$label'\] \}/);
+  assert.match(widget, /hidden: \{\n\s+label: \{ select: '\(select upper\(test_widgets\.name\)\) as "\$label"', columns: \['\$label'\], read: \(row: Row\) => row\['\$label'\] \}/);
   assert.match(resources, new RegExp(`"TestWidget": \\{\\n\\s+"${before.date}": \\[\\n\\s+"label"`));
   assert.not.match(resources, /"2026-10-01": \[\n\s+"label"/);
   // The routes fill it (as an object, or a page's items) only at the versions that show it.
