@@ -10,7 +10,7 @@
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it (BENCH_ONLY==<name>: exactly that one); BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
 // BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_NODE_FLAGS adds node flags to the servers; BENCH_SHOW_QUERIES=1 prints each side's
-// statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed; BENCH_RENEWAL_MEMBERSHIPS
+// statements for one request (BENCH_SHOW_QUERIES_CHARS of each, 200 by default); BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed; BENCH_RENEWAL_MEMBERSHIPS
 // (1,000,000), BENCH_RENEWALS_DUE (3,000) and BENCH_RENEWAL_ROUNDS (3) size the renewals scenario (bench/renewals.ts).
 
 // Composed as a server process is: it runs handlers and runtime code that read the API's definition.
@@ -141,7 +141,7 @@ async function counted(c: Contender, r: BenchRequest) {
   const log = await c.ask<QueryLog>('queries');
   const queries = log.queries - before;
   const statements = log.recent.slice(-queries);
-  if (SHOW_QUERIES) console.log(`  ${c.name}:\n${statements.map((q) => `    ${q.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n')}`);
+  if (SHOW_QUERIES) console.log(`  ${c.name}:\n${statements.map((q) => `    ${q.replace(/\s+/g, ' ').slice(0, Number(process.env.BENCH_SHOW_QUERIES_CHARS ?? 200))}`).join('\n')}`);
   return { ...res, name: c.name, queries, statements };
 }
 

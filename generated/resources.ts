@@ -1229,7 +1229,7 @@ export const resources = {
       updated_at: row.updated_at,
     }),
     hidden: {
-      pdf_url: { select: '(select r.id from payment_receipts r where r.payment_id = payments.id and r.id is not null and r.expires_at > now() order by r.created_at desc limit 1) as "$pdf_url"', columns: ['$pdf_url'], read: (row: Row) => pdfUrl(row) },
+      pdf_url: { select: '(case when payments.newest_receipt_expires_at > now() then payments.newest_receipt_id end) as "$pdf_url"', columns: ['$pdf_url'], read: (row: Row) => pdfUrl(row) },
     },
   } satisfies StoredResource<T.Payment, R.PaymentRow>,
   Person: {

@@ -1046,6 +1046,8 @@ export interface Tables {
     tax_country: string | null;
     volume_usd: number;
     funds_held: boolean;
+    newest_receipt_id: string | null;
+    newest_receipt_expires_at: string | null;
   };
   payout_methods: {
     id: string;

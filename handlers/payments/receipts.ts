@@ -40,6 +40,8 @@ export async function createReceipt(db: Knex, payment: Payment, seller: string):
   const id = newId('rcpt_');
   const expiresAt = new Date(Date.now() + RECEIPT_LIFETIME_MS).toISOString();
   await db('payment_receipts').insert({ id, token: hashSecret(receiptToken(id)), payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
+  // The payment shows its newest receipt to older pins (pdf_url); the receipt is not a change of the payment's own.
+  await db('payments').where({ id: payment.id }).update({ newest_receipt_id: id, newest_receipt_expires_at: expiresAt });
   return { url: receiptUrl(id), expires_at: expiresAt };
 }
 

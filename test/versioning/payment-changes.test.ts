@@ -165,13 +165,16 @@ t('#4 payments carry pdf_url (null until a receipt is generated) before 2026-09-
   const listed = await app.request('GET', '/payments', { token: seller.key, version: '2026-09-02', query: { account_id: seller.accountId } });
   assert.ok(listed.body.data.every((p: any) => p.pdf_url === null));
 
-  // Once generate_pdf made a receipt, older pins show its link (the newest), which downloads the PDF.
+  // Once generate_pdf made a receipt, older pins show its link (the newest), which downloads the PDF. The payment
+  // keeps its newest receipt, but a receipt is not a change of the payment: updated_at stays.
+  const updatedAt = (await at('2026-09-06')).body.updated_at;
   const first = await app.request('POST', `/payments/${id}/generate_pdf`, { token: seller.key, version: '2026-09-06' });
   assert.is((await at('2026-09-02')).body.pdf_url, first.body.url);
   const made = await app.request('POST', `/payments/${id}/generate_pdf`, { token: seller.key, version: '2026-09-06' });
   assert.is.not(made.body.url, first.body.url);
   for (const version of ['2026-09-02', '2026-07-20', '2025-01-01']) assert.is((await at(version)).body.pdf_url, made.body.url, version);
   assert.not.ok('pdf_url' in (await at('2026-09-06')).body);
+  assert.is((await at('2026-09-06')).body.updated_at, updatedAt);
   const again = await app.request('GET', '/payments', { token: seller.key, version: '2026-07-20', query: { company_id: seller.accountId } });
   assert.is(again.body.data.find((p: any) => p.id === id).pdf_url, made.body.url);
   const pdf = await fetch(`${app.server.url}${new URL(made.body.url).pathname}`);
