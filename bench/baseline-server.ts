@@ -19,6 +19,7 @@ import { INSERT_EVENT } from '../handlers/people/createEvent.js';
 import { MEMBER_AND_VARIANT } from '../handlers/payments/payment-source.js';
 import { openingStatements, recordStatement, requestHash } from '../runtime/idempotency.js';
 import { money as moneyIn } from '../runtime/money.js';
+import { quoteLiteral } from '../runtime/sql-literal.js';
 
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -262,7 +263,7 @@ async function createPayment(key: Key, idempotencyKey: string, body: Record<stri
   if (!(await visibleAccount(key, body.account_id))) throw new Failure(404, 'not_found', 'No such account');
   const hash = requestHash('createPayment', {}, body);
   // As the framework does (runtime/idempotency.ts): the key's lock and stored response read with BEGIN, in one round
-  // trip; the payment with its collection job in one statement; the key's record sent with the COMMIT.
+  // trip; the payment; the key's record and the collection's job sent with the COMMIT.
   return transaction(async (q, opened, atCommit) => {
     if (!opened[0][0]?.locked || opened[1].length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
     // The framework's one read (handlers/payments/payment-source.ts): the member, its buyer and card, and the variant.
@@ -270,15 +271,16 @@ async function createPayment(key: Key, idempotencyKey: string, body: Record<stri
     const plan = method?.$variant;
     if (!plan || !method.method_id) throw new Failure(404, 'not_found', 'No such variant or payment method');
     const id = `pay_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-    const [payment] = await q(`with inserted as (insert into payments (id, account_id, plan_id, product_id, member_id, user_id,
+    const [payment] = await q(`insert into payments (id, account_id, plan_id, product_id, member_id, user_id,
       payment_method_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, off_session, payment_instrument)
-      values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *)
-      select inserted.*, (select (graphile_worker.add_job('collect_payment', $11::json, job_key => $12)).id) as collection_job from inserted`,
+      values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *`,
     [id, body.account_id, plan.id, plan.product_id, body.member_id, method.user_id, method.method_id, plan.currency, plan.initial_price,
-      JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year }),
-      JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
-    delete payment.collection_job;
+      JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year })]);
     atCommit(recordStatement(key.id, idempotencyKey, 'createPayment', hash, { status: 201, body: payment }));
+    // The collection's job, as a request's jobs are added (runtime/request-db.ts jobAtCommit).
+    const job = { task: 'collect_payment', payload: { payment_id: id }, run_at: null, max_attempts: 25, job_key: `collect_payment:${id}`,
+      job_key_mode: 'replace', real_time: false, queue_name: null };
+    atCommit(`select public.app_add_jobs(${quoteLiteral(JSON.stringify([job]))}::json)`);
     return payment;
   }, openingStatements(key.id, idempotencyKey));
 }

@@ -2,7 +2,7 @@
 // (runtime/clock.ts), a job not due yet by the clock's time waits for the clock instead (public.app_add_job,
 // migrations/525_clocks.ts).
 import type { Knex } from 'knex';
-import { writeAtCommit } from './request-db.js';
+import { jobAtCommit, query } from './request-db.js';
 
 export interface JobOptions {
   /** at most one pending job per key */
@@ -19,8 +19,8 @@ export interface JobOptions {
   queueName?: string;
 }
 
-/** graphile-worker's add_job as an SQL expression whose seven parameters start at $first, so a write can queue its job
- * in its own statement (one round trip fewer); `jobParams` gives the values. */
+/** graphile-worker's add_job as an SQL expression whose seven parameters start at $first (public.app_add_job), for a
+ * statement that adds its own job outside a request's transaction, or many at once; `jobParams` gives the values. */
 export const addJobExpression = (first: number): string =>
   `public.app_add_job($${first}, $${first + 1}::json, $${first + 2}::timestamptz, $${first + 3}, $${first + 4}, $${first + 5}, ` +
   `$${first + 6}::boolean)`;
@@ -32,8 +32,19 @@ export const jobParams = (task: string, payload: unknown, options: JobOptions = 
 const ADD_JOB = `select ${addJobExpression(1)}`;
 const ADD_JOB_IN_QUEUE = `select ${addJobExpression(1).replace(/\)$/, ', $8::text)')}`;
 
+/** Queues a job with the COMMIT of the request's transaction, with the request's other jobs in one call
+ * (runtime/request-db.ts jobAtCommit; public.app_add_jobs). False outside one: the caller adds it itself. */
+export function addJobAtCommit(db: Knex, task: string, payload: unknown, options: JobOptions = {}): boolean {
+  return jobAtCommit(db, {
+    task, payload: payload ?? {}, run_at: options.runAt?.toISOString() ?? null, max_attempts: options.maxAttempts ?? 25,
+    job_key: options.jobKey ?? null, job_key_mode: options.jobKeyMode ?? 'replace', real_time: options.realTime ?? false,
+    queue_name: options.queueName ?? null,
+  });
+}
+
+/** Queues a job: with the COMMIT in a request's transaction (addJobAtCommit), anywhere else at once. */
 export async function addJob(db: Knex, task: string, payload: unknown, options: JobOptions = {}): Promise<void> {
-  // Many writes add a job; in a request's transaction it travels with the COMMIT (runtime/request-db.ts).
-  if (options.queueName) await writeAtCommit(db, ADD_JOB_IN_QUEUE, [...jobParams(task, payload, options), options.queueName]);
-  else await writeAtCommit(db, ADD_JOB, jobParams(task, payload, options));
+  if (addJobAtCommit(db, task, payload, options)) return;
+  if (options.queueName) await query(db, ADD_JOB_IN_QUEUE, [...jobParams(task, payload, options), options.queueName]);
+  else await query(db, ADD_JOB, jobParams(task, payload, options));
 }

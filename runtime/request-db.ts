@@ -165,7 +165,7 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
   try {
     const result = await work(db, opened);
     // A failing statement among these skips the COMMIT after it; the catch below rolls back.
-    await send(conn, { text: [...(conn[AT_COMMIT] ?? []), 'COMMIT'].join('; '), values: [] });
+    await send(conn, { text: [...(conn[AT_COMMIT] ?? []), ...jobsStatement(conn), 'COMMIT'].join('; '), values: [] });
     return result;
   } catch (e) {
     try {
@@ -177,18 +177,21 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     throw e;
   } finally {
     delete conn[AT_COMMIT];
+    delete conn[JOBS_AT_COMMIT];
     delete conn[ON_REFUSAL];
     delete conn[IN_TRANSACTION];
   }
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
+const JOBS_AT_COMMIT = Symbol('jobs added with COMMIT');
 const ON_REFUSAL = Symbol('statements sent after the refusal\'s rollback');
 const IN_TRANSACTION = Symbol('inside inTransaction');
 const READ_ONLY = Symbol('inside inReadOnlyTransaction');
 
 /** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
-type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [ON_REFUSAL]?: string[]; [IN_TRANSACTION]?: true; [READ_ONLY]?: true;
+type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [JOBS_AT_COMMIT]?: object[]; [ON_REFUSAL]?: string[];
+  [IN_TRANSACTION]?: true; [READ_ONLY]?: true;
   [SHOWN_HIDDEN]?: ShownHidden };
 
 /**
@@ -206,6 +209,7 @@ export async function inReadOnlyTransaction<T>(db: Knex, work: () => Promise<T>)
   } finally {
     delete conn[READ_ONLY];
     delete conn[AT_COMMIT];
+    delete conn[JOBS_AT_COMMIT];
     try {
       await send(conn, { text: 'ROLLBACK', values: [] });
     } catch (e) {
@@ -245,6 +249,7 @@ export async function rollbackToSavepoint(db: Knex, name: string): Promise<void>
     // The writes deferred to the commit (events, jobs) belong to the work undone: the request's one savepoint is
     // taken before its work, so none of them survives it.
     delete conn[AT_COMMIT];
+    delete conn[JOBS_AT_COMMIT];
     const kept = conn[ON_REFUSAL] ?? [];
     delete conn[ON_REFUSAL];
     await send(conn, { text: [`ROLLBACK TO SAVEPOINT ${name}`, ...kept].join('; '), values: [] });
@@ -274,6 +279,24 @@ export async function writeAtCommit(db: Knex, text: string, values: unknown[]): 
   const conn = requestConnection(db);
   if (conn?.[IN_TRANSACTION]) (conn[AT_COMMIT] ??= []).push(inlineParameters(text, values));
   else await query(db, text, values);
+}
+
+/**
+ * A job (runtime/jobs.ts's form of public.app_add_jobs' rows) added with the COMMIT of the request's transaction: all
+ * of a request's jobs go in one call there (runtime/migrations/002_add_jobs.ts), in the order they were queued.
+ * False outside a request's transaction, where the caller adds it at once.
+ */
+export function jobAtCommit(db: Knex, job: object): boolean {
+  const conn = requestConnection(db);
+  if (!conn?.[IN_TRANSACTION]) return false;
+  (conn[JOBS_AT_COMMIT] ??= []).push(job);
+  return true;
+}
+
+/** The statement adding the transaction's jobs, when it queued any. */
+function jobsStatement(conn: RequestConnection): string[] {
+  const jobs = conn[JOBS_AT_COMMIT];
+  return jobs?.length ? [`select public.app_add_jobs(${quoteLiteral(JSON.stringify(jobs))}::json)`] : [];
 }
 
 /** `text` with each $n replaced by values[n - 1] as a literal (strings quoted by quoteLiteral, runtime/sql-literal.ts). */

@@ -1,11 +1,11 @@
 // The write of every charge, for POST /payments and for the renewals the membership lifecycle bills
 // (handlers/memberships/renewal-charge.ts): from a source (payment-source.ts) and a price (pricing.ts), it decides
 // whether a 3-D Secure step is needed, takes what the payment holds (holds.ts) and inserts the payment, queueing its
-// collection in the same statement unless the buyer must act first. No HTTP context: it needs the database only.
+// collection unless the buyer must act first. No HTTP context: it needs the database only.
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
-import { addJobExpression, jobParams } from '../../runtime/jobs.js';
+import { addJobAtCommit, addJobExpression, jobParams } from '../../runtime/jobs.js';
 import type { Payment } from '../../generated/types.js';
 import { cardProcessor, type ThreeDSecurePolicy } from '../shared/card-processor-port.js';
 import { usdMinorUnits } from '../shared/fx-rates.js';
@@ -17,7 +17,7 @@ import type { Price } from './pricing.js';
 import { paymentView, type PaymentRow } from './payment-view.js';
 
 // Fixed SQL on plain pg (runtime/request-db.ts query): the write of every charge, queueing its collection in the same
-// statement unless the buyer must act first ($28).
+// statement when $28 (outside a request, unless the buyer must act first).
 const INSERT_PAYMENT = `with inserted as (
     insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id,
       confirmation_token_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, capture, off_session,
@@ -62,6 +62,10 @@ export async function insertCharge(db: Knex, charge: Charge): Promise<Payment> {
   // The buyer's 3-D Secure step happens on the sandbox's page, behind a single-use secret (handlers/sandbox).
   // Its next_action is stored without the url, which views make again from the id.
   const link = waitsOnBuyer ? authenticationTokenHash(id) : null;
+  // In a request its collection's job goes with the COMMIT, with the request's other jobs (runtime/jobs.ts); a
+  // renewal's, in the worker, with the payment.
+  const collection = [COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` }] as const;
+  const collectedAtCommit = !waitsOnBuyer && addJobAtCommit(db, ...collection);
   const [row] = await query<PaymentRow>(db, INSERT_PAYMENT, [
     id, charge.accountId, price.planId, price.productId, source.memberId, source.buyerUserId, source.paymentMethodId,
     source.confirmationTokenId, waitsOnBuyer ? 'requires_action' : 'processing', price.billingReason, price.currency,
@@ -72,7 +76,7 @@ export async function insertCharge(db: Knex, charge: Charge): Promise<Payment> {
     link ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { return_url: charge.returnUrl ?? null } }) : null,
     JSON.stringify(source.instrument),
     price.promoCodeId, price.discount, stockHeld, charge.saveMethod, link,
-    !waitsOnBuyer, ...jobParams(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` }),
+    !waitsOnBuyer && !collectedAtCommit, ...jobParams(...collection),
     source.method, charge.renewal?.membershipId ?? null, charge.renewal?.periodStart ?? null, charge.taxCountry ?? null,
   ]);
   // The response is the row just written with the buyer already at hand: no second read.

@@ -4,7 +4,7 @@ import type { CreatePayoutInput, Payout } from '../../generated/types.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
-import { addJobExpression, jobParams } from '../../runtime/jobs.js';
+import { addJob } from '../../runtime/jobs.js';
 import { ledgerOf, insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/index.js';
 import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
@@ -26,23 +26,23 @@ const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reaso
   left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
   where m.id = $1`;
 
-// The payout, its reservation ($25...: two postings; the floor refuses what the balance does not cover, and nothing of
-// the statement is written) and its hand-over to the rail ($18...: its job), in one statement.
+// The payout and its reservation ($18...: two postings; the floor refuses what the balance does not cover, and nothing
+// of the statement is written), in one statement; its hand-over to the rail (a job) goes with the COMMIT.
 const INSERT_PAYOUT = `with inserted as (
     insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
       fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at,
       conversion_request_id)
     values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
     returning *),
-  reserved as (${insertPostings(2, 25)})
-  select inserted.*, (select (${addJobExpression(18)}).id) as "$rail_job" from inserted`;
+  reserved as (${insertPostings(2, 18)})
+  select * from inserted`;
 
 /**
  * A payout request (POST /payouts, and POST /withdrawals at older pins): checks the method (the owner's, active,
  * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
  * controls (undated pending reasons block payouts; past the KYC limit an unverified account is held, kyc-gate.ts), then writes the payout, reserves its amount (400
- * insufficient_funds when the balance does not cover it: nothing is written) and hands it to the rail in one
- * statement, and records payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
+ * insufficient_funds when the balance does not cover it: nothing is written) in one statement, hands it to the
+ * rail (a job) and records payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
  */
 export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput['body']): Promise<{ row: PayoutRow; view: Payout }> {
   const owner = ownerOf(ctx, body);
@@ -85,8 +85,9 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
     rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
-    ...jobParams(handOver.task, handOver.payload, handOver.options), ...reserved,
+    ...reserved,
   ]));
+  await addJob(ctx.db, handOver.task, handOver.payload, handOver.options);
   const view = await payoutView(ctx.db, { ...row, $method: method });
   await ctx.emit('payout.created', owner.account_id, view);
   return { row: { ...row, $method: method }, view };
