@@ -68,6 +68,8 @@ const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data
 const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
 /** BENCH_NODE_FLAGS: node flags for the servers, e.g. --trace-gc to see which collections a scenario costs */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+/** BENCH_FRAMEWORK_NODE_FLAGS: node flags for the framework's server alone, e.g. --trace-opt to see what it compiles */
+const FRAMEWORK_NODE_FLAGS = (process.env.BENCH_FRAMEWORK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 /** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
 const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
@@ -91,7 +93,8 @@ async function launch(name: Name, file: string, databaseUrl: string, env: Record
   const childEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production',
     RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000000', ...env };
   // The framework runs with the flags `npm start` gives its API processes; V8's code cache is written under them.
-  const flags = file === 'framework-server.ts' && !process.env.BENCH_NO_API_FLAGS ? [...API_PROCESS_NODE_FLAGS, ...NODE_FLAGS] : NODE_FLAGS;
+  const flags = file !== 'framework-server.ts' ? NODE_FLAGS
+    : [...(process.env.BENCH_NO_API_FLAGS ? [] : API_PROCESS_NODE_FLAGS), ...NODE_FLAGS, ...FRAMEWORK_NODE_FLAGS];
   await primeCodeCache(compiled.get(file)!, childEnv, flags);
   const child = fork(compiled.get(file)!, [], {
     execArgv: [...profile, ...flags],
