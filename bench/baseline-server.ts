@@ -38,11 +38,16 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
-/** `prepared` false: a statement the framework builds with knex, which sends it unnamed (parsed and planned each time). */
-async function rows(text: string, values: unknown[] = [], prepared = true): Promise<Record<string, any>[]> {
+/** Counts a statement and keeps it among the latest 50. */
+function counted(text: string): void {
   queries++;
   recent.push(text);
   if (recent.length > 50) recent.shift();
+}
+
+/** `prepared` false: a statement the framework builds with knex, which sends it unnamed (parsed and planned each time). */
+async function rows(text: string, values: unknown[] = [], prepared = true): Promise<Record<string, any>[]> {
+  counted(text);
   return (await pool.query(prepared ? statement(text, values) : { text, values })).rows;
 }
 
@@ -294,13 +299,11 @@ async function transaction<T>(work: (q: Q, opened: Record<string, any>[][], atCo
   opening: string[] = []): Promise<T> {
   const client = await pool.connect();
   const q: Q = async (text, values) => {
-    queries++;
-    recent.push(text);
+    counted(text);
     return (await client.query(statement(text, values))).rows;
   };
   const simple = async (statements: string[]) => {
-    queries++;
-    recent.push(statements.join('; '));
+    counted(statements.join('; '));
     const result = await client.query(statements.join('; ')) as unknown as { rows: any[] } | { rows: any[] }[];
     return Array.isArray(result) ? result.map((r) => r.rows) : [result.rows];
   };
