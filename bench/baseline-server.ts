@@ -19,7 +19,8 @@ import { INSERT_EVENT } from '../handlers/people/createEvent.js';
 import { MEMBER_AND_VARIANT } from '../handlers/payments/payment-source.js';
 import { openingStatements, recordStatement, requestHash } from '../runtime/idempotency.js';
 import { money as moneyIn } from '../runtime/money.js';
-import { quoteLiteral } from '../runtime/sql-literal.js';
+import { addJobsStatement } from '../runtime/request-db.js';
+import { jobRow } from '../runtime/jobs.js';
 
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -283,9 +284,7 @@ async function createPayment(key: Key, idempotencyKey: string, body: Record<stri
       JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year })]);
     atCommit(recordStatement(key.id, idempotencyKey, 'createPayment', hash, { status: 201, body: payment }));
     // The collection's job, as a request's jobs are added (runtime/request-db.ts jobAtCommit).
-    const job = { task: 'collect_payment', payload: { payment_id: id }, run_at: null, max_attempts: 25, job_key: `collect_payment:${id}`,
-      job_key_mode: 'replace', real_time: false, queue_name: null };
-    atCommit(`select public.app_add_jobs(${quoteLiteral(JSON.stringify([job]))}::json)`);
+    atCommit(addJobsStatement([jobRow('collect_payment', { payment_id: id }, { jobKey: `collect_payment:${id}` })]));
     return payment;
   }, openingStatements(key.id, idempotencyKey));
 }

@@ -32,14 +32,17 @@ export const jobParams = (task: string, payload: unknown, options: JobOptions = 
 const ADD_JOB = `select ${addJobExpression(1)}`;
 const ADD_JOB_IN_QUEUE = `select ${addJobExpression(1).replace(/\)$/, ', $8::text)')}`;
 
+/** A job as public.app_add_jobs takes it (one element of its json array). */
+export const jobRow = (task: string, payload: unknown, options: JobOptions = {}): object => ({
+  task, payload: payload ?? {}, run_at: options.runAt?.toISOString() ?? null, max_attempts: options.maxAttempts ?? 25,
+  job_key: options.jobKey ?? null, job_key_mode: options.jobKeyMode ?? 'replace', real_time: options.realTime ?? false,
+  queue_name: options.queueName ?? null,
+});
+
 /** Queues a job with the COMMIT of the request's transaction, with the request's other jobs in one call
  * (runtime/request-db.ts jobAtCommit; public.app_add_jobs). False outside one: the caller adds it itself. */
 export function addJobAtCommit(db: Knex, task: string, payload: unknown, options: JobOptions = {}): boolean {
-  return jobAtCommit(db, {
-    task, payload: payload ?? {}, run_at: options.runAt?.toISOString() ?? null, max_attempts: options.maxAttempts ?? 25,
-    job_key: options.jobKey ?? null, job_key_mode: options.jobKeyMode ?? 'replace', real_time: options.realTime ?? false,
-    queue_name: options.queueName ?? null,
-  });
+  return jobAtCommit(db, jobRow(task, payload, options));
 }
 
 /** Queues a job: with the COMMIT in a request's transaction (addJobAtCommit), anywhere else at once. */

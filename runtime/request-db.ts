@@ -176,11 +176,16 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     }
     throw e;
   } finally {
-    delete conn[AT_COMMIT];
-    delete conn[JOBS_AT_COMMIT];
+    dropDeferred(conn);
     delete conn[ON_REFUSAL];
     delete conn[IN_TRANSACTION];
   }
+}
+
+/** Forgets the writes and jobs waiting for the COMMIT: they belong to work undone, or already sent. */
+function dropDeferred(conn: RequestConnection): void {
+  delete conn[AT_COMMIT];
+  delete conn[JOBS_AT_COMMIT];
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
@@ -208,8 +213,7 @@ export async function inReadOnlyTransaction<T>(db: Knex, work: () => Promise<T>)
     return await work();
   } finally {
     delete conn[READ_ONLY];
-    delete conn[AT_COMMIT];
-    delete conn[JOBS_AT_COMMIT];
+    dropDeferred(conn);
     try {
       await send(conn, { text: 'ROLLBACK', values: [] });
     } catch (e) {
@@ -248,8 +252,7 @@ export async function rollbackToSavepoint(db: Knex, name: string): Promise<void>
   if (conn) {
     // The writes deferred to the commit (events, jobs) belong to the work undone: the request's one savepoint is
     // taken before its work, so none of them survives it.
-    delete conn[AT_COMMIT];
-    delete conn[JOBS_AT_COMMIT];
+    dropDeferred(conn);
     const kept = conn[ON_REFUSAL] ?? [];
     delete conn[ON_REFUSAL];
     await send(conn, { text: [`ROLLBACK TO SAVEPOINT ${name}`, ...kept].join('; '), values: [] });
@@ -293,10 +296,14 @@ export function jobAtCommit(db: Knex, job: object): boolean {
   return true;
 }
 
+/** The statement adding `jobs` (jobAtCommit's rows) in one call, as a COMMIT sends them. */
+export const addJobsStatement = (jobs: readonly object[]): string =>
+  `select public.app_add_jobs(${quoteLiteral(JSON.stringify(jobs))}::json)`;
+
 /** The statement adding the transaction's jobs, when it queued any. */
 function jobsStatement(conn: RequestConnection): string[] {
   const jobs = conn[JOBS_AT_COMMIT];
-  return jobs?.length ? [`select public.app_add_jobs(${quoteLiteral(JSON.stringify(jobs))}::json)`] : [];
+  return jobs?.length ? [addJobsStatement(jobs)] : [];
 }
 
 /** `text` with each $n replaced by values[n - 1] as a literal (strings quoted by quoteLiteral, runtime/sql-literal.ts). */

@@ -16,29 +16,27 @@ export async function up(knex: Knex): Promise<void> {
       v_keys text[] := '{}';
       v_preserve boolean := false;
       v_mode boolean;
+      v_alone boolean;
       j record;
     begin
       for j in select * from json_to_recordset(p_jobs) as x(task text, payload json, run_at timestamptz, max_attempts integer,
           job_key text, job_key_mode text, real_time boolean, queue_name text) loop
-        if (v_clock is not null and not coalesce(j.real_time, false)) or j.queue_name is not null or j.job_key_mode = 'unsafe_dedupe' then
-          if cardinality(v_specs) > 0 then
-            perform graphile_worker.add_jobs(v_specs, v_preserve);
-            v_specs := '{}';
-            v_keys := '{}';
-          end if;
+        v_alone := (v_clock is not null and not coalesce(j.real_time, false)) or j.queue_name is not null or j.job_key_mode = 'unsafe_dedupe';
+        v_mode := coalesce(j.job_key_mode = 'preserve_run_at', false);
+        -- The call so far goes first when this job cannot join it: one that goes alone, another key mode, or a key
+        -- already in the call (a second change of one row in one statement).
+        if cardinality(v_specs) > 0 and (v_alone or v_mode <> v_preserve or j.job_key = any(v_keys)) then
+          perform graphile_worker.add_jobs(v_specs, v_preserve);
+          v_specs := '{}';
+          v_keys := '{}';
+        end if;
+        if v_alone then
           if j.queue_name is null then
             perform public.app_add_job(j.task, j.payload, j.run_at, j.max_attempts, j.job_key, j.job_key_mode, coalesce(j.real_time, false));
           else
             perform public.app_add_job(j.task, j.payload, j.run_at, j.max_attempts, j.job_key, j.job_key_mode, coalesce(j.real_time, false), j.queue_name);
           end if;
           continue;
-        end if;
-        v_mode := coalesce(j.job_key_mode = 'preserve_run_at', false);
-        -- A second job with a key already in the call would be a second change of one row in one statement.
-        if cardinality(v_specs) > 0 and (v_mode <> v_preserve or j.job_key = any(v_keys)) then
-          perform graphile_worker.add_jobs(v_specs, v_preserve);
-          v_specs := '{}';
-          v_keys := '{}';
         end if;
         v_preserve := v_mode;
         v_specs := v_specs || row(j.task, coalesce(j.payload, '{}'::json), null, coalesce(j.run_at, pg_catalog.now()),
