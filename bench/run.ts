@@ -84,7 +84,7 @@ interface Contender {
 
 // The framework runs as `npm start` runs it: from V8's code cache (bench/compiled.ts).
 const compiled = await compileBenchEntries('servers', ['framework-server.ts', 'baseline-server.ts', 'expert-server.ts'],
-  PROFILE_DIR !== null, ['framework-server.ts']);
+  PROFILE_DIR !== null || process.env.BENCH_READABLE === '1', ['framework-server.ts']);
 
 async function launch(name: Name, file: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Contender> {
   // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.

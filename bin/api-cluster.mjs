@@ -15,10 +15,18 @@ export const LOAD_MESSAGE = { type: 'api-process-load' };
 /**
  * Node flags of every API process. The young generation's semi-space is capped at 8 MB: under load V8 grew it to its
  * 16 MB default, 16 MB more resident memory per process, for no CPU it saved (the bench's GET /accounts/{id}, run
- * alone: 244 and 306 µs of CPU per request at the default, 236 and 294 capped). The bench runs its framework side
- * with them too (bench/run.ts).
+ * alone: 244 and 306 µs of CPU per request at the default, 236 and 294 capped).
+ *
+ * No memory reducer: when traffic paused, V8's memory reducer ran a full GC on the idle process, which freed the maps of
+ * the requests' objects (none was alive) and with them ~130 functions' optimized code that depended on those maps
+ * ("marking dependent code ... reason: weak objects" under --trace-deopt). When traffic came back, those requests ran
+ * unoptimized while TurboFan compiled them again: the bench's POST /payments after a pause compiled 237 functions in
+ * 1.2 s of CPU, against 82 in 0.4 s with the reducer off. A busy process collects as before (the reducer only acts
+ * when allocation stops); an idle one keeps its heap's size until its next GC instead of shrinking it.
+ *
+ * The bench runs its framework side with these flags too (bench/run.ts).
  */
-export const API_PROCESS_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const API_PROCESS_NODE_FLAGS = ['--max-semi-space-size=8', '--no-memory-reducer'];
 
 /**
  * Forks run `exec`, or, given `boot` (bin/api-boot.cjs), run `boot` with `exec` as its argument: the process boots
