@@ -162,10 +162,13 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
   // A multi-statement simple query answers with one result per statement.
   const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
   conn[IN_TRANSACTION] = true;
+  let committing = false;
   try {
     const result = await work(db, opened);
+    const refusable = conn[REFUSABLE_AT_COMMIT] ?? [];
+    committing = true;
     // A failing statement among these skips the COMMIT after it; the catch below rolls back.
-    await send(conn, { text: [...(conn[AT_COMMIT] ?? []), ...jobsStatement(conn), 'COMMIT'].join('; '), values: [] });
+    await send(conn, { text: [...(conn[AT_COMMIT] ?? []), ...jobsStatement(conn), ...refusable.map((w) => w.statement), 'COMMIT'].join('; '), values: [] });
     return result;
   } catch (e) {
     try {
@@ -174,7 +177,8 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
       // A connection that cannot roll back must not go back to the pool: knex's pg client evicts disposed ones.
       (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = e;
     }
-    throw e;
+    const refusal = committing ? refusalOf(conn[REFUSABLE_AT_COMMIT], e) : undefined;
+    throw refusal ? Object.assign(refusal, { [REFUSED_AT_COMMIT]: true }) : e;
   } finally {
     dropDeferred(conn);
     delete conn[ON_REFUSAL];
@@ -186,9 +190,21 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
 function dropDeferred(conn: RequestConnection): void {
   delete conn[AT_COMMIT];
   delete conn[JOBS_AT_COMMIT];
+  delete conn[REFUSABLE_AT_COMMIT];
+}
+
+/** What the first of `writes` that recognises `e` answers for it. */
+function refusalOf(writes: RefusableWrite[] | undefined, e: unknown): Error | undefined {
+  for (const write of writes ?? []) {
+    const refusal = write.refusal(e);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
+const REFUSABLE_AT_COMMIT = Symbol('writes that may refuse the request, sent last before COMMIT');
+const REFUSED_AT_COMMIT = Symbol('a refusal raised by the COMMIT\'s round trip');
 const JOBS_AT_COMMIT = Symbol('jobs added with COMMIT');
 const ON_REFUSAL = Symbol('statements sent after the refusal\'s rollback');
 const IN_TRANSACTION = Symbol('inside inTransaction');
@@ -196,6 +212,7 @@ const READ_ONLY = Symbol('inside inReadOnlyTransaction');
 
 /** The request's own pg connection behind a bound Knex (withConnection), with what a transaction on it keeps. */
 type RequestConnection = Connection & { [AT_COMMIT]?: string[]; [JOBS_AT_COMMIT]?: object[]; [ON_REFUSAL]?: string[];
+  [REFUSABLE_AT_COMMIT]?: RefusableWrite[];
   [IN_TRANSACTION]?: true; [READ_ONLY]?: true;
   [SHOWN_HIDDEN]?: ShownHidden };
 
@@ -283,6 +300,35 @@ export async function writeAtCommit(db: Knex, text: string, values: unknown[]): 
   if (conn?.[IN_TRANSACTION]) (conn[AT_COMMIT] ??= []).push(inlineParameters(text, values));
   else await query(db, text, values);
 }
+
+/** A write sent last before the COMMIT, and what its failure answers (an error to throw instead), if it is a refusal. */
+interface RefusableWrite { statement: string; refusal: (e: unknown) => Error | undefined }
+
+/**
+ * A write that may refuse the request (a constraint it can break, such as a balance's floor), whose result nobody
+ * reads: inside a request's transaction it is sent with the COMMIT, after the other writes waiting for it, so that
+ * the rows it locks stay locked for that round trip only, not from the middle of the request's work to its end (one
+ * account's payouts queue on its balance: POST /payouts, `npm run bench`). When it fails, the transaction rolls back
+ * and the request fails with what `refusal` answers for the error (marked: refusedAtCommit), or with the error itself
+ * when `refusal` answers nothing. Anywhere else it runs at once, its failure answered the same way.
+ */
+export async function refusableAtCommit(db: Knex, text: string, values: unknown[], refusal: (e: unknown) => Error | undefined): Promise<void> {
+  const conn = requestConnection(db);
+  if (conn?.[IN_TRANSACTION]) {
+    (conn[REFUSABLE_AT_COMMIT] ??= []).push({ statement: inlineParameters(text, values), refusal });
+    return;
+  }
+  try {
+    await query(db, text, values);
+  } catch (e) {
+    throw refusal(e) ?? e;
+  }
+}
+
+/** Whether `e` is a refusal that a write sent with the COMMIT raised (refusableAtCommit): the request's transaction
+ * rolled back, the work before it included. */
+export const refusedAtCommit = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[REFUSED_AT_COMMIT] === true;
 
 /**
  * A job (runtime/jobs.ts's form of public.app_add_jobs' rows) added with the COMMIT of the request's transaction: all

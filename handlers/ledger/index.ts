@@ -3,7 +3,7 @@
 
 // Used by other areas and the sandbox
 export { PLATFORM, ledgerOf } from './ledgers.js';
-export { POSTING_PARAMS, insertPostings, postEntries, postEntry, postingValues, refusingOverdraft } from './post.js';
+export { postEntries, postEntriesAtCommit, postEntry } from './post.js';
 export type { Bucket, Entry, Posting } from './post.js';
 
 // Used by the wiring and the entry points

@@ -2,7 +2,7 @@
 // materialised balances in the same statement and refuses a spendable bucket below zero
 // (migrations/200_ledgers.ts), so a floor holds whatever runs concurrently: the losing request gets a 400.
 import type { Knex } from 'knex';
-import { query } from '../../runtime/request-db.js';
+import { query, refusableAtCommit } from '../../runtime/request-db.js';
 import { ApiError } from '../../runtime/errors.js';
 
 /** Spendable: available (withdrawable), in_transit (on its way out in a payout), held (reserved for a claim link).
@@ -35,9 +35,22 @@ export async function postEntries(db: Knex, entries: Entry[], param = 'amount'):
   await refusingOverdraft(param, () => query(db, insertPostings(values.length / POSTING_PARAMS, 1), values));
 }
 
+/**
+ * Entries posted with the request's COMMIT, in one statement (runtime/request-db.ts refusableAtCommit): the balance rows
+ * they lock are held for the COMMIT's round trip only, where an entry posted mid-request holds them until its end, and
+ * the requests moving one account's money wait on each other for that long (POST /payouts). A bucket taken below its
+ * floor refuses the request at its COMMIT: 400 insufficient_funds naming `param`, and nothing of it is written. For a
+ * write whose answer does not depend on the balance it leaves; anywhere but a request's transaction it posts at once.
+ */
+export async function postEntriesAtCommit(db: Knex, entries: Entry[], param = 'amount'): Promise<void> {
+  const values = postingValues(entries);
+  if (values.length === 0) return;
+  await refusableAtCommit(db, insertPostings(values.length / POSTING_PARAMS, 1), values, (e) => overdraftRefusal(e, param));
+}
+
 /** The parameters an entry's postings fill, POSTING_PARAMS per posting: validated (integers, balanced), a bucket
  * named twice in one entry summed (a unique index allows one posting per bucket and entry), zero postings left out. */
-export function postingValues(entries: Entry[]): unknown[] {
+function postingValues(entries: Entry[]): unknown[] {
   const values: unknown[] = [];
   for (const entry of entries) {
     const summed = new Map<string, Posting>();
@@ -54,11 +67,10 @@ export function postingValues(entries: Entry[]): unknown[] {
   return values;
 }
 
-export const POSTING_PARAMS = 5;
+const POSTING_PARAMS = 5;
 
-/** The insert of `count` postings whose parameters start at $first: a statement of its own, or a writing CTE of a
- * statement that writes what the money moved for (handlers/payouts/request-payout.ts), one round trip fewer. */
-export function insertPostings(count: number, first: number): string {
+/** The insert of `count` postings whose parameters start at $first. */
+function insertPostings(count: number, first: number): string {
   const rows = Array.from({ length: count }, (_, i) => {
     const n = first + i * POSTING_PARAMS;
     return `($${n}, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}::bigint)`;
@@ -67,11 +79,14 @@ export function insertPostings(count: number, first: number): string {
 }
 
 /** Runs a statement posting money: a bucket it would take below its floor is a 400 insufficient_funds naming `param`. */
-export async function refusingOverdraft<T>(param: string, write: () => Promise<T>): Promise<T> {
+async function refusingOverdraft<T>(param: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (e) {
-    if ((e as { constraint?: string }).constraint === 'ledger_balances_floor') throw insufficientFunds(param);
-    throw e;
+    throw overdraftRefusal(e, param) ?? e;
   }
 }
+
+/** 400 insufficient_funds naming `param` when `e` is the balance floor's refusal. */
+const overdraftRefusal = (e: unknown, param: string): ApiError | undefined =>
+  ((e as { constraint?: string }).constraint === 'ledger_balances_floor' ? insufficientFunds(param) : undefined);

@@ -9,7 +9,7 @@ import type { PayoutRow } from './payout-view.js';
 
 const amounts = (p: PayoutRow) => ({ amount: Number(p.amount), fee: Number(p.fee_amount), net: Number(p.net_amount) });
 
-/** The request's entry (posted with the payout's own insert, handlers/payouts/request-payout.ts): two postings. */
+/** The request's entry (posted with its COMMIT, handlers/payouts/request-payout.ts): two postings. */
 export const reservation = (payoutId: string, ledgerId: string, currency: string, amount: number): Entry => ({
   id: `${payoutId}:requested`, currency, postings: [
     { ledger: ledgerId, bucket: 'available', amount: -amount },

@@ -3,7 +3,7 @@
 import type { JobOptions } from '../../runtime/jobs.js';
 import { definePort } from '../../runtime/ports.js';
 
-/** The job that gives a payout to the rail, queued by the very statement that writes the payout (request-payout.ts). */
+/** The job that gives a payout to the rail, added with the COMMIT of the request that writes the payout (request-payout.ts). */
 export interface RailHandOver { task: string; payload: unknown; options: JobOptions }
 
 export interface PayoutRail {

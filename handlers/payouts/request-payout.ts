@@ -5,7 +5,7 @@ import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
 import { addJob } from '../../runtime/jobs.js';
-import { ledgerOf, insertPostings, POSTING_PARAMS, postingValues, refusingOverdraft } from '../ledger/index.js';
+import { ledgerOf, postEntriesAtCommit } from '../ledger/index.js';
 import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
 import { feeOf, formatAmount, parseAmount } from './payout-money.js';
@@ -26,23 +26,23 @@ const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reaso
   left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
   where m.id = $1`;
 
-// The payout and its reservation ($18...: two postings; the floor refuses what the balance does not cover, and nothing
-// of the statement is written), in one statement; its hand-over to the rail (a job) goes with the COMMIT.
-const INSERT_PAYOUT = `with inserted as (
-    insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
-      fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at,
-      conversion_request_id)
-    values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
-    returning *),
-  reserved as (${insertPostings(2, 18)})
-  select * from inserted`;
+// The payout. Its reservation is posted with the COMMIT (postEntriesAtCommit), and its hand-over to the rail (a job)
+// goes with it.
+const INSERT_PAYOUT = `insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency,
+    amount, fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id,
+    estimated_arrival_at, conversion_request_id)
+  values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
+  returning *`;
 
 /**
  * A payout request (POST /payouts, and POST /withdrawals at older pins): checks the method (the owner's, active,
  * offering the speed, in its currency), the amount (within the rail's limits, more than the fee) and the account's
- * controls (undated pending reasons block payouts; past the KYC limit an unverified account is held, kyc-gate.ts), then writes the payout, reserves its amount (400
- * insufficient_funds when the balance does not cover it: nothing is written) in one statement, hands it to the
- * rail (a job) and records payout.created, all in the request's transaction. Answers the payout's row (with its method) and its view.
+ * controls (undated pending reasons block payouts; past the KYC limit an unverified account is held, kyc-gate.ts), then writes
+ * the payout, hands it to the rail (a job), records payout.created and reserves its amount, all in the request's
+ * transaction. The reservation goes with the COMMIT, so that the account's balance is locked for that round trip
+ * alone: one account's payouts queued on it from the payout's insert to the request's end. When the balance does not
+ * cover the amount the request is refused there (400 insufficient_funds) and nothing of it is written. Answers the
+ * payout's row (with its method) and its view.
  */
 export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput['body']): Promise<{ row: PayoutRow; view: Payout }> {
   const owner = ownerOf(ctx, body);
@@ -75,18 +75,14 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   }
   const id = newId('wdrl_');
   const ledgerId: string = found.ledger_id ?? await ledgerOf(ctx.db, owner.side);
-  const reserved = postingValues([reservation(id, ledgerId, currency, amount)]);
-  // INSERT_PAYOUT has room for exactly two postings; a zero one would be dropped (the amount exceeds the fee, so
-  // neither is), and a mismatch should say so rather than fail on pg's parameter count.
-  if (reserved.length !== 2 * POSTING_PARAMS) throw new Error(`a payout reserves with two postings, got ${reserved.length / POSTING_PARAMS}`);
   const handOver = payoutRail().handOver(id);
-  const [row] = await refusingOverdraft('amount', () => query<Omit<PayoutRow, '$method'>>(ctx.db, INSERT_PAYOUT, [
+  const [row] = await query<Omit<PayoutRow, '$method'>>(ctx.db, INSERT_PAYOUT, [
     id, owner.account_id, owner.user_id, ledgerId, method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
     rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
-    ...reserved,
-  ]));
+  ]);
+  await postEntriesAtCommit(ctx.db, [reservation(id, ledgerId, currency, amount)], 'amount');
   await addJob(ctx.db, handOver.task, handOver.payload, handOver.options);
   const view = await payoutView(ctx.db, { ...row, $method: method });
   await ctx.emit('payout.created', owner.account_id, view);

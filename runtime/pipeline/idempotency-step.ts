@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
 import * as idempotency from '../idempotency.js';
-import { inTransaction } from '../request-db.js';
+import { inTransaction, refusedAtCommit } from '../request-db.js';
 import { inCallersNames } from './callers-names.js';
 import { errorBody } from './error-envelope.js';
 import type { CallOutcome, HeaderSink, OperationCall, OperationInput } from './operation-call.js';
@@ -26,23 +26,43 @@ export async function runIdempotently(call: OperationCall, sent: OperationInput,
   const credentialId = principal.credentialId;
   const hash = idempotency.requestHash(op.id, sent.path, sent.body);
   const status = at.status ?? op.status;
-  return inTransaction(db, async (trx, opened): Promise<CallOutcome> => {
-    const replay = idempotency.claim(opened, hash);
-    if (replay) return { ...replay, replayed: true };
-    let response: idempotency.StoredResponse;
-    try {
-      response = { status, body: await work(trx) };
-    } catch (raised) {
-      const e = inCallersNames(raised, at.olderNames);
-      // A refusal is kept and replayed like a success.
-      if (!(e instanceof ApiError) || e.status >= 500) throw e;
-      await idempotency.undoRequestWork(trx);
-      response = { status: e.status, body: errorBody(e, call.request.state.requestId) };
-      for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
-    }
+  const opening = idempotency.openingStatements(credentialId, key);
+  /** A refusal's stored answer (a refusal is kept and replayed like a success); null for what is not one. */
+  const refusal = (raised: unknown): idempotency.StoredResponse | null => {
+    const e = inCallersNames(raised, at.olderNames);
+    if (!(e instanceof ApiError) || e.status >= 500) return null;
+    for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
+    return { status: e.status, body: errorBody(e, call.request.state.requestId) };
+  };
+  const keep = async (trx: Knex, response: idempotency.StoredResponse): Promise<CallOutcome> => {
     await idempotency.complete(trx, credentialId, key, op.id, hash, response);
     return { ...response, replayed: false };
-  }, idempotency.openingStatements(credentialId, key));
+  };
+  try {
+    return await inTransaction(db, async (trx, opened): Promise<CallOutcome> => {
+      const replay = idempotency.claim(opened, hash);
+      if (replay) return { ...replay, replayed: true };
+      let response: idempotency.StoredResponse;
+      try {
+        response = { status, body: await work(trx) };
+      } catch (raised) {
+        const refused = refusal(raised);
+        if (!refused) throw inCallersNames(raised, at.olderNames);
+        await idempotency.undoRequestWork(trx);
+        response = refused;
+      }
+      return keep(trx, response);
+    }, opening);
+  } catch (raised) {
+    const refused = refusedAtCommit(raised) ? refusal(raised) : null;
+    if (!refused) throw raised;
+    // Refused by a write sent with the COMMIT (request-db.ts refusableAtCommit): the transaction rolled back with the
+    // key's claim, so the refusal is kept for the key in a transaction of its own, unless a retry got there first.
+    return inTransaction(db, async (trx, opened): Promise<CallOutcome> => {
+      const replay = idempotency.claim(opened, hash);
+      return replay ? { ...replay, replayed: true } : keep(trx, refused);
+    }, opening);
+  }
 }
 
 /** A replay says so; its error envelope names this request, like every error, and the original's id goes in a header. */
