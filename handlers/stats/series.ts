@@ -32,34 +32,39 @@ function bound(text: string, param: 'from' | 'to'): { date: boolean; value: stri
   return DATE.test(text) ? { date: true, value: text } : { date: false, value: new Date(ms).toISOString() };
 }
 
-// The periods: local starts from the period holding `from` up to the one holding the instant before `to` (a date
-// `to` is its whole day: the next local midnight), each with its UTC start and end. One more than the cap is read
-// so an over-long window is refused without generating it whole.
-const PERIODS = `
-  with b as (
-    select case when $1::boolean then $2::text::date::timestamp else $2::text::timestamptz at time zone $5::text end as lf,
-           case when $3::boolean then $4::text::date::timestamp + interval '1 day' else $4::text::timestamptz at time zone $5::text end as lt)
-  select s::text as local_start, ${ISO('s at time zone $5::text')} as start_at, ${ISO('(s + $7::interval) at time zone $5::text')} as end_at,
-    b.lt > b.lf as ordered
-  from b, generate_series(date_trunc($6::text, b.lf), b.lt - interval '1 microsecond', $7::interval) s
-  limit ${MAX_POINTS + 1}`;
-
 const ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
 const bin = (width: string, t: string) => `date_bin(${width}, ${t}, ${ORIGIN})`;
 const OF = `r.account_id = $1 and r.metric = $2 and r.currency = $3`;
 
-// Each period [b(k), b(k+1)) from the rollups (migrations/310): the big grain's rows (days; hours for an hourly
-// series) of [big(b(k)), big(b(k+1))), less G at its start, plus G at its end, where G(t) is what the big grain's
-// row holding t counts before t: its hour rows before hour(t) and the quarter-hour rows of [hour(t), t). The big
-// grain's rows are read in one range scan and summed by period (width_bucket over the periods' big bounds); G reads
-// only where t is not on the grain (its one-time filters skip the scan: in UTC a daily series reads no hour rows).
-// The range's ends are scalar subqueries so that they bound the index scan: compared with the array's elements in a
-// join filter, they were tested on every day row the account ever had (365 read for a day's window, buffers 372
-// against 4).
-const SUMS = `
-  with bd as (select u.t as b, u.i, ${bin('$5::interval', 'u.t')} as big, ${bin(`'1 hour'::interval`, 'u.t')} as hour
-      from unnest($4::timestamptz[]) with ordinality as u(t, i)),
-  g as (select bd.i, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
+// One statement: the periods, and each one's sum from the rollups (migrations/310).
+//
+// The periods: local starts from the period holding `from` up to the one holding the instant before `to` (a date
+// `to` is its whole day: the next local midnight). One more than the cap is generated so an over-long window is
+// refused without generating it whole. Their bounds in UTC (`ends`): each period's start, and the last one's end.
+//
+// Each period [b(k), b(k+1)): the big grain's rows (days; hours for an hourly series) of [big(b(k)), big(b(k+1))),
+// less G at its start, plus G at its end, where G(t) is what the big grain's row holding t counts before t: its hour
+// rows before hour(t) and the quarter-hour rows of [hour(t), t). The big grain's rows are read in one range scan and
+// summed by period (width_bucket over the periods' big bounds); G reads only where t is not on the grain (its
+// one-time filters skip the scan: in UTC a daily series reads no hour rows). The range's ends are scalar subqueries
+// so that they bound the index scan: compared with the array's elements in a join filter, they were tested on every
+// day row the account ever had (365 read for a day's window, buffers 372 against 4).
+//
+// In two statements (the periods, then their sums given the bounds as an array) a year's series cost twice what it
+// needed: 366 periods sent to the server and 367 bounds sent back, each period formatted three times where once will
+// do (`npm run bench`, GET /stats/time_series by window).
+const SERIES = `
+  with b as (
+    select case when $4::boolean then $5::text::date::timestamp else $5::text::timestamptz at time zone $8::text end as lf,
+           case when $6::boolean then $7::text::date::timestamp + interval '1 day' else $7::text::timestamptz at time zone $8::text end as lt),
+  p as (select s.i, s.s from b, generate_series(date_trunc($9::text, b.lf), b.lt - interval '1 microsecond', $10::interval)
+      with ordinality as s(s, i)
+    limit ${MAX_POINTS + 1}),
+  ends as (select p.i, p.s at time zone $8::text as t from p
+    union all
+    select p.i + 1, (p.s + $10::interval) at time zone $8::text from p where p.i = (select max(i) from p)),
+  bd as (select ends.t as b, ends.i, ${bin('$11::interval', 'ends.t')} as big, ${bin(`'1 hour'::interval`, 'ends.t')} as hour from ends),
+  g as (select bd.i, bd.b, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
     cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
       where bd.hour > bd.big and ${OF} and r.grain = 'h' and r.bucket >= bd.big and r.bucket < bd.hour) h
     cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
@@ -67,9 +72,10 @@ const SUMS = `
   bigs as (select array_agg(big order by i) as a from bd),
   w as (select width_bucket(r.bucket, bigs.a) as i, sum(value) as v, sum(count) as c
     from bigs, stat_rollups r
-    where ${OF} and r.grain = $6 and r.bucket >= (select a[1] from bigs) and r.bucket < (select a[array_length(a, 1)] from bigs)
+    where ${OF} and r.grain = $12 and r.bucket >= (select a[1] from bigs) and r.bucket < (select a[array_length(a, 1)] from bigs)
     group by 1)
-  select (coalesce(w.v, 0) - g0.v + g1.v)::bigint as value, (coalesce(w.c, 0) - g0.c + g1.c)::bigint as count
+  select ${ISO('g0.b')} as start_at, (coalesce(w.v, 0) - g0.v + g1.v)::bigint as value, (coalesce(w.c, 0) - g0.c + g1.c)::bigint as count,
+    (select ${ISO('max(ends.t)')} from ends) as end_at, (select b.lt > b.lf from b) as ordered
   from g g0 join g g1 on g1.i = g0.i + 1
   left join w on w.i = g0.i
   order by g0.i`;
@@ -89,24 +95,22 @@ export async function statSeries(db: Knex, metric: string, q: SeriesQuery) {
   const zone = canonicalTimezone(q.time_zone ?? (await loadPreferences(db, q.account_id)).ads_scheduling_timezone, 'time_zone');
   const from = bound(q.from, 'from');
   const to = bound(q.to, 'to');
-  const step = `1 ${q.interval}`;
-  const periods = await inZone(() => query<{ local_start: string; start_at: string; end_at: string; ordered: boolean }>(db, PERIODS, [from.date, from.value, to.date, to.value, zone, q.interval, step]));
+  const currency = isMoney(metric) ? q.currency ?? 'usd' : '';
+  const [grain, width] = q.interval === 'hour' ? ['h', '1 hour'] : ['d', '1 day'];
+  const periods = await inZone(() => query<{ start_at: string; value: string; count: string; end_at: string; ordered: boolean }>(db, SERIES,
+    [q.account_id, metric, currency, from.date, from.value, to.date, to.value, zone, q.interval, `1 ${q.interval}`, width, grain]));
   if (!periods.length || !periods[0].ordered) throw invalid('to must be after from', 'to');
   if (periods.length > MAX_POINTS) throw invalid(`The window holds more than ${MAX_POINTS} periods of a ${q.interval}; choose a wider interval or a shorter window`, 'interval');
   const start: string = periods[0].start_at;
-  const end: string = periods[periods.length - 1].end_at;
-  const currency = isMoney(metric) ? q.currency ?? 'usd' : '';
-  const bounds = [...periods.map((p) => p.start_at), end];
-  const [grain, width] = q.interval === 'hour' ? ['h', '1 hour'] : ['d', '1 day'];
-  const sums = await query<{ value: string; count: string }>(db, SUMS, [q.account_id, metric, currency, bounds, width, grain]);
+  const end: string = periods[0].end_at;
   let level = isLevel(metric) ? Number((await query(db, LEVEL_BEFORE, [q.account_id, metric, currency, start]))[0].value) : 0;
-  const points = periods.map((p, k) => {
-    const value = Number(sums[k].value);
+  const points = periods.map((p) => {
+    const value = Number(p.value);
     if (isLevel(metric)) {
       level += value;
       return { timestamp: p.start_at, value: level, count: level };
     }
-    return { timestamp: p.start_at, value, count: isMoney(metric) ? Number(sums[k].count) : value };
+    return { timestamp: p.start_at, value, count: isMoney(metric) ? Number(p.count) : value };
   });
   return {
     metric,
