@@ -57,9 +57,16 @@ export async function runIdempotently(call: OperationCall, sent: OperationInput,
     const refused = refusedAtCommit(raised) ? refusal(raised) : null;
     if (!refused) throw raised;
     // Refused by a write sent with the COMMIT (request-db.ts refusableAtCommit): the transaction rolled back with the
-    // key's claim, so the refusal is kept for the key in a transaction of its own, unless a retry got there first.
+    // key's claim, so the refusal is kept for the key in a transaction of its own. A retry that got there first has
+    // the key: its stored answer to the same request is replayed, and while it runs (or if the key now holds another
+    // request) this request answers its refusal without storing it.
     return inTransaction(db, async (trx, opened): Promise<CallOutcome> => {
-      const replay = idempotency.claim(opened, hash);
+      let replay: idempotency.StoredResponse | null;
+      try {
+        replay = idempotency.claim(opened, hash);
+      } catch {
+        return { ...refused, replayed: false };
+      }
       return replay ? { ...replay, replayed: true } : keep(trx, refused);
     }, opening);
   }
