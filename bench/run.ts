@@ -470,7 +470,7 @@ try {
     }
     console.log(`${scenario.name}: ${scenario.labels.join(' vs ')} (${scenario.describe(fixture)})`);
     if (scenario.sequential) {
-      const [a, b] = await sequentialLatency(sides, scenario.sequential);
+      const [a, b] = await sequentialLatency(sides, Number(process.env.BENCH_SEQUENTIAL ?? scenario.sequential));
       summary.push(`${scenario.name}: ${a.label} ${a.latency.toFixed(2)} ms, ${b.label} ${b.latency.toFixed(2)} ms, one request at a time; `
         + `latency ratio ${(b.latency / a.latency).toFixed(2)} (target <= ${scenario.maxRatio})`);
       console.log('');
@@ -561,7 +561,9 @@ try {
 } finally {
   for (const c of contenders) await stop(c);
   await db.destroy();
-  await dropDatabase(adminUrl, name);
+  // BENCH_KEEP_DATABASE=1 keeps the seeded database for EXPLAIN and psql afterwards (drop it yourself).
+  if (process.env.BENCH_KEEP_DATABASE) console.log(`kept the database ${name}`);
+  else await dropDatabase(adminUrl, name);
   await server.stop();
 }
 if (PROFILE_DIR) console.log(`\nCPU profiles: ${PROFILE_DIR}`);
