@@ -107,12 +107,11 @@ export async function statSeries(db: Knex, metric: string, q: SeriesQuery) {
   const end = rows[rows.length - 1].at;
   let level = isLevel(metric) ? Number((await query(db, LEVEL_BEFORE, [q.account_id, metric, currency, start]))[0].value) : 0;
   const points = periods.map((p) => {
-    const value = p.value;
     if (isLevel(metric)) {
-      level += value;
+      level += p.value;
       return { timestamp: p.at, value: level, count: level };
     }
-    return { timestamp: p.at, value, count: isMoney(metric) ? p.count : value };
+    return { timestamp: p.at, value: p.value, count: isMoney(metric) ? p.count : p.value };
   });
   return {
     metric,
