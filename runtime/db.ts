@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { listenOnConnection } from './shared-cache.js';
 import { alignSession } from './clock.js';
+import './pg-row-shapes.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
 pg.types.setTypeParser(1184, isoTimestamp);

@@ -2,12 +2,13 @@
 // run on it. The pool is touched once per request instead of once per query, which is most of what knex costs
 // over plain pg on a read (measured by `npm run bench`).
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { quoteLiteral } from './sql-literal.js';
 import { alignSession } from './clock.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
-  query(config: QueryConfig, callback: (err: Error | null, result: { rows: any[] }) => void): void;
+  query(statement: pg.Query): void;
 };
 
 /**
@@ -18,7 +19,11 @@ type Connection = {
  */
 function send(conn: Connection, config: QueryConfig): Promise<{ rows: any[] }> {
   return new Promise((resolve, reject) => {
-    conn.query(config, (err, result) => (err ? reject(err) : resolve(result)));
+    // Made from the text, named afterwards: pg copies a config object by its property descriptors (~1.8 µs a
+    // statement, `node` alone) and a text not at all; a Query is submitted as it is.
+    const statement: pg.Query & { name?: string } = new pg.Query(config.text, config.values, (err, result) => (err ? reject(err) : resolve(result)));
+    if (config.name) statement.name = config.name;
+    conn.query(statement);
   });
 }
 
