@@ -23,7 +23,6 @@ interface TypeRegistry {
 interface RowShape {
   fields: readonly FieldDescription[];
   parsers: ((value: string) => unknown)[];
-  names: string[];
   binary: boolean;
   /** the empty row each parsed row is a copy of: its columns in order, as an object literal's (fast) properties */
   template: Record<string, null>;
@@ -51,13 +50,9 @@ function sameColumns(a: readonly FieldDescription[], b: readonly FieldDescriptio
 
 function shapeOf(fields: readonly FieldDescription[], types: TypeRegistry): RowShape {
   const template: Record<string, null> = {};
-  const names: string[] = [];
   const parsers = fields.map((f) => types.getTypeParser(f.dataTypeID, f.format || 'text'));
-  for (const f of fields) {
-    template[f.name] = null;
-    names.push(f.name);
-  }
-  return { fields, parsers, names, binary: fields.some((f) => f.format === 'binary'), template };
+  for (const f of fields) template[f.name] = null;
+  return { fields, parsers, binary: fields.some((f) => f.format === 'binary'), template };
 }
 
 function knownShape(fields: readonly FieldDescription[], types: TypeRegistry): RowShape | undefined {
@@ -113,10 +108,10 @@ ResultClass.prototype.parseRow = function parseRow(this: ResultState, rowData: (
   const shape = this._shape;
   if (!shape) return originalParseRow.call(this, rowData);
   const row: Record<string, unknown> = { ...shape.template };
-  const { names, parsers } = shape;
+  const { fields, parsers } = shape;
   for (let i = 0; i < rowData.length; i++) {
     const raw = rowData[i];
-    row[names[i]] = raw === null ? null : parsers[i](raw);
+    row[fields[i].name] = raw === null ? null : parsers[i](raw);
   }
   return row;
 };
