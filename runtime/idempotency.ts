@@ -18,6 +18,9 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** the body as the JSON text answered, when the caller wrote it (a success, with the version's serialiser: only the
+   * schema's fields); else JSON.stringify(body) is stored */
+  text?: string;
 }
 
 function canonical(value: unknown): unknown {
@@ -78,10 +81,11 @@ export function claim(opened: any[][], hash: string): StoredResponse | null {
 }
 
 // A stored response may show a secret once (a new API key's, a webhook's, a claim link's code): it is kept sealed
-// (runtime/sealed-secrets.ts), with the id of what the request made beside it for whoever reads the table.
-function sealedBody(body: unknown): { id?: unknown; sealed: string } {
+// (runtime/sealed-secrets.ts), with the id of what the request made beside it for whoever reads the table. `text` is
+// the body as the answer's JSON text (StoredResponse.text), sealed as it is.
+function sealedBody(body: unknown, text: string): { id?: unknown; sealed: string } {
   const id = body && typeof body === 'object' && 'id' in body ? (body as { id: unknown }).id : undefined;
-  return { ...(id === undefined ? {} : { id }), sealed: seal(JSON.stringify(body)) };
+  return id === undefined ? { sealed: seal(text) } : { id, sealed: seal(text) };
 }
 
 function openedBody(stored: any): unknown {
@@ -108,7 +112,7 @@ export async function complete(db: Knex, credentialId: string, key: string, oper
 export function recordStatement(credentialId: string, key: string, operationId: string, hash: string, response: StoredResponse): string {
   const values = [credentialId, key, operationId, hash].map(quoteLiteral).join(', ');
   return `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-    values (${values}, 'done', ${Number(response.status)}, ${quoteLiteral(JSON.stringify(sealedBody(response.body)))}::jsonb,
+    values (${values}, 'done', ${Number(response.status)}, ${quoteLiteral(JSON.stringify(sealedBody(response.body, response.text ?? JSON.stringify(response.body))))}::jsonb,
       now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
     on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
       state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`;

@@ -7,8 +7,9 @@
 //
 // Losing the server's secret loses what it sealed: every machine serving one database needs the same
 // FILE_SIGNING_SECRET (as for file links).
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { signingSecret } from './signed-urls.js';
+import { randomBytesFromPool } from './ids.js';
 
 const PREFIX = 'sealed:v1:';
 const keys = new Map<string, Buffer>();
@@ -26,7 +27,7 @@ function keyFor(purpose: string): Buffer {
 
 /** `text` encrypted for storage: `sealed:v1:<iv>.<tag>.<ciphertext>`, each base64url. */
 export function seal(text: string): string {
-  const iv = randomBytes(12);
+  const iv = randomBytesFromPool(12);
   const cipher = createCipheriv('aes-256-gcm', keyFor('sealed secrets'), iv);
   const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
   return `${PREFIX}${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;

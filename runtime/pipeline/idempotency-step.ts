@@ -34,9 +34,12 @@ export async function runIdempotently(call: OperationCall, sent: OperationInput,
     for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
     return { status: e.status, body: errorBody(e, call.request.state.requestId) };
   };
+  // A success is written as text once: stored (sealed) and answered.
   const keep = async (trx: Knex, response: idempotency.StoredResponse): Promise<CallOutcome> => {
-    await idempotency.complete(trx, credentialId, key, op.id, hash, response);
-    return { ...response, replayed: false };
+    const { body } = response;
+    const text = call.serialize && response.status < 300 && typeof body === 'object' && body !== null ? call.serialize(body) : undefined;
+    await idempotency.complete(trx, credentialId, key, op.id, hash, { ...response, text });
+    return { ...response, text, replayed: false };
   };
   try {
     return await inTransaction(db, async (trx, opened): Promise<CallOutcome> => {

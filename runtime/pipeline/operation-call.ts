@@ -15,6 +15,9 @@ export interface OperationCall {
   principal: Principal;
   /** the Koa request: its id and address, read only when a handler asks for them */
   request: ApiContext;
+  /** the version's compiled serialiser of a success (only the schema's fields), when the answer is written with one:
+   * an idempotent write's stored answer is its text, written once for both (CallOutcome.text) */
+  serialize?: (body: unknown) => string;
 }
 
 /** The head-shape input the handler gets, once validated and upgraded. */
@@ -29,6 +32,8 @@ export interface CallOutcome {
   status: number;
   body: unknown;
   replayed: boolean;
+  /** the body as the answer's text, when it was written already (an idempotent write stores it) */
+  text?: string;
 }
 
 /** Where a step writes response headers: the Koa response for the Current API, a record for the v2 layer. */

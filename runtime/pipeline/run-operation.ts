@@ -37,7 +37,9 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const params = ctx.params ?? {};
     setDeprecationHeaders(ctx, op, version, params, ctx.querystring);
     // The request's own connection (see request-db.ts); the pool only when mounted without the app's middleware.
-    const call: OperationCall = { op, at, version, db: state.db ?? pool, principal, request: ctx };
+    // A success body is written with this version's compiled serialiser (only the schema's fields).
+    const serialize = api().serializers[op.id]?.[version];
+    const call: OperationCall = { op, at, version, db: state.db ?? pool, principal, request: ctx, serialize };
     const sent = await validatedInput(call, { params, query: ctx.query, body: () => requestJsonBody(ctx) });
     const input = upgradedInput(call, sent);
     const access = new Access(call.db, principal);
@@ -49,7 +51,6 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       state.idempotentReplay = true;
     }
     ctx.status = outcome.status;
-    // A success body is written with this version's compiled serialiser (only the schema's fields).
-    answerJson(ctx, outcome.body, api().serializers[op.id]?.[version]);
+    answerJson(ctx, outcome.body, serialize, outcome.text);
   };
 }

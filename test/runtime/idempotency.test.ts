@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { lockKey } from '../../runtime/idempotency.js';
+import { unseal } from '../../runtime/sealed-secrets.js';
 import { holdRowLock } from '../helpers/processes.js';
 import { assertError, send } from './envelope.js';
 import { startEchoServer } from './echo-operation.js';
@@ -179,6 +180,24 @@ t('a server error frees the key: the retry runs, and the retry after that replay
   } finally {
     await echo.close();
   }
+});
+
+t('a success is written as text once: the stored answer is the text sent, and a replay sends the same bytes', async () => {
+  const key = uniqueKey();
+  const post = () => fetch(`${app.url}/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${o.key}`, 'idempotency-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'text-once@example.com', title: 'Text Once' }),
+  });
+  const first = await post();
+  const firstText = await first.text();
+  assert.is(first.status, 201, firstText);
+  const again = await post();
+  assert.is(again.headers.get('idempotent-replayed'), 'true');
+  assert.is(await again.text(), firstText);
+  const row = await app.db('idempotency_keys').where({ credential_id: o.keyId, key }).first();
+  assert.is(row.response.id, JSON.parse(firstText).id);
+  assert.is(unseal(row.response.sealed), firstText);
 });
 
 t('an over-long key is a 400 naming the header; GET ignores the header', async () => {
