@@ -1,10 +1,10 @@
 // The export scenario: the connected account's payments (BENCH_PAYMENT_ROWS, 1,000,000 by default)
 // exported to CSV by the generate_export task in a worker process of its own; its peak RSS must stay within 150 MB
 // whatever the row count (rows are read in keyset batches and streamed to the file), and the throughput is printed.
-// The worker runs compiled (bench/compiled.ts), as `npm run worker` runs from dist/: under tsx the compiler's own
-// memory (about 50 MB more) would be measured, not the job's.
+// The worker runs compiled (bench/compiled.ts), as `npm run worker` runs from dist/ and with its Node flags: under tsx
+// the compiler's own memory (about 50 MB more) would be measured, not the job's.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { newId } from '../runtime/ids.js';
@@ -14,6 +14,13 @@ import type { Fixture } from './seed.js';
 import { compileBenchEntries } from './compiled.js';
 
 export const EXPORT_SCENARIO = 'export of payments';
+
+/** The Node flags `npm run worker` gives its process (package.json's worker script): the job runs as it runs there. */
+function workerNodeFlags(): string[] {
+  const script: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).scripts.worker;
+  const words = script.split(/\s+/);
+  return words.slice(1, words.findIndex((w) => !w.startsWith('--') && w !== 'node')).filter((w) => w.startsWith('--'));
+}
 export const EXPORT_RSS_TARGET_BYTES = 150 * 1024 * 1024;
 
 export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixture): Promise<string> {
@@ -27,7 +34,7 @@ export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixt
     const worker = (await compileBenchEntries('export', ['export-worker.ts'])).get('export-worker.ts')!;
     const out = await new Promise<string>((resolve, reject) => {
       const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(projectRoot, '.data', 'bench-profiles')] : [];
-      const child = spawn(process.execPath, [...profile, worker], {
+      const child = spawn(process.execPath, [...workerNodeFlags(), ...profile, worker], {
         cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'],
         env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_EXPORT_ID: id, FILE_STORAGE_DIR: storage, LOG_LEVEL: 'silent' },
       });
