@@ -12,15 +12,21 @@ const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);
 let offset = 0;
 
-/** `n` (≤ 4 KiB) fresh random bytes: a view of the pool, never reused nor overwritten. */
-export function randomBytesFromPool(n: number): Buffer {
-  if (n > POOL_SIZE) return randomBytes(n);
+/** The offset in `pool` of `n` (≤ POOL_SIZE) fresh bytes, refilling it first when spent; read `pool` after. */
+function take(n: number): number {
   if (offset + n > pool.length) {
     pool = randomBytes(POOL_SIZE);
     offset = 0;
   }
   offset += n;
-  return pool.subarray(offset - n, offset);
+  return offset - n;
+}
+
+/** `n` fresh random bytes: a view of the pool (never reused nor overwritten), or a draw of their own past 4 KiB. */
+export function randomBytesFromPool(n: number): Buffer {
+  if (n > POOL_SIZE) return randomBytes(n);
+  const at = take(n);
+  return pool.subarray(at, at + n);
 }
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -29,9 +35,11 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export function randomToken(length: number): string {
   let out = '';
   while (out.length < length) {
-    const bytes = randomBytesFromPool(length - out.length + 4);
-    for (let i = 0; i < bytes.length && out.length < length; i++) {
-      if (bytes[i] < 248) out += ALPHABET[bytes[i] % 62];
+    const n = Math.min(length - out.length + 4, POOL_SIZE);
+    const at = take(n);
+    for (let i = at; i < at + n && out.length < length; i++) {
+      const b = pool[i];
+      if (b < 248) out += ALPHABET[b % 62];
     }
   }
   return out;
@@ -41,5 +49,8 @@ export function newId(prefix: string): string {
   return `${prefix}${randomToken(16)}`;
 }
 
-/** A request's id: 12 random bytes as base64url. */
-export const newRequestId = (): string => `req_${randomBytesFromPool(12).toString('base64url')}`;
+/** A request's id: 12 random bytes as base64url, read from the pool where they lie. */
+export function newRequestId(): string {
+  const at = take(12);
+  return `req_${pool.toString('base64url', at, at + 12)}`;
+}
