@@ -14,14 +14,15 @@ import type { Fixture } from './seed.js';
 import { compileBenchEntries } from './compiled.js';
 
 export const EXPORT_SCENARIO = 'export of payments';
+export const EXPORT_RSS_TARGET_BYTES = 150 * 1024 * 1024;
 
 /** The Node flags `npm run worker` gives its process (package.json's worker script): the job runs as it runs there. */
 function workerNodeFlags(): string[] {
   const script: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).scripts.worker;
-  const words = script.split(/\s+/);
-  return words.slice(1, words.findIndex((w) => !w.startsWith('--') && w !== 'node')).filter((w) => w.startsWith('--'));
+  const [, ...words] = script.split(/\s+/); // after `node`
+  const end = words.findIndex((word) => !word.startsWith('--'));
+  return end < 0 ? words : words.slice(0, end);
 }
-export const EXPORT_RSS_TARGET_BYTES = 150 * 1024 * 1024;
 
 export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixture): Promise<string> {
   const id = newId('exp_');

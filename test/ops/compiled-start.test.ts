@@ -3,8 +3,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { freePort, startApiCluster } from '../helpers/processes.js';
@@ -115,22 +117,36 @@ t('a bad setting checked after the fork stops npm start and the API processes it
   // The primary forks its API processes before it checks WEBHOOK_ALLOW_PRIVATE_DESTINATIONS (bin/start.ts): the
   // refusal must still end the start, and take the processes already loading with it.
   const port = await freePort();
-  const primary = spawn(process.execPath, [join(projectRoot, 'bin', 'launch.mjs'), 'start'], {
+  // The primary records each process it forks as it forks it (test/helpers/record-forks.mjs): a process refused
+  // within milliseconds of its fork is still known, however loaded the machine.
+  const forkedPids = join(mkdtempSync(join(tmpdir(), 'forks-')), 'pids');
+  const primary = spawn(process.execPath, ['--import', pathToFileURL(join(projectRoot, 'test', 'helpers', 'record-forks.mjs')).href,
+    join(projectRoot, 'bin', 'launch.mjs'), 'start'], {
     env: { ...process.env, DATABASE_URL: app.databaseUrl, PORT: String(port), LOG_LEVEL: 'silent', RUN_WORKER: 'false',
-      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'sometimes' },
+      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'sometimes', FORKED_PIDS_FILE: forkedPids },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   primary.stderr!.on('data', (chunk) => { stderr += chunk; });
-  const forked: number[] = [];
-  const watching = setInterval(() => { forked.push(...apiProcessesOn(port).filter((pid) => !forked.includes(pid))); }, 5);
   const code = await new Promise<number | null>((resolve) => primary.once('exit', resolve));
-  clearInterval(watching);
   assert.is(code, 1);
   assert.match(stderr, /WEBHOOK_ALLOW_PRIVATE_DESTINATIONS must be true or false, not "sometimes"/);
+  const forked = existsSync(forkedPids) ? readFileSync(forkedPids, 'utf8').split('\n').filter(Boolean).map(Number) : [];
   assert.ok(forked.length > 0, 'the API process was forked before the check');
+  // A forked process is gone once the primary has exited (reparented, it is reaped at once); the second check also
+  // catches one forked some other way.
+  assert.equal(forked.filter(isApiProcess), [], 'no forked API process outlives the refused start');
   assert.equal(apiProcessesOn(port), [], 'no API process outlives the refused start');
 });
+
+/** Whether `pid` is a live API process (a reaped pid has no /proc entry; a zombie has an empty command line). */
+function isApiProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('api-process.cjs');
+  } catch {
+    return false;
+  }
+}
 
 /** The API processes (dist/bin/api-process.cjs) started for `port`. */
 function apiProcessesOn(port: number): number[] {
