@@ -1231,6 +1231,12 @@ export const listPaymentMethods = plainList<Operations['listPaymentMethods']>(re
   idColumn: 'payment_methods.id',
 });
 
+/** GET /payments/{id}: Retrieve a payment */
+export const retrievePayment = plainRetrieve<Operations['retrievePayment']>(resources.Payment, {
+  scopes: ['payment:basic:read'],
+  own: { user: 'user_id', refused: 'Native payment reads are not served to the buyer\'s own token; the selling account\'s credentials read payments' },
+});
+
 /** capturePayment's hook: payments/payment-actions#capture, shared */
 const capturePaymentHook: ActionHook<'capturePayment'> = captureSharedHook;
 /** POST /payments/{id}/capture: Capture an authorized payment */

@@ -1962,6 +1962,7 @@ export interface PlainRows {
   deletePaymentMethodDomain: PaymentMethodDomainRow;
   publishPaymentMethodDomainProof: PaymentMethodDomainRow;
   listPaymentMethods: PaymentMethodRow;
+  retrievePayment: PaymentRow;
   capturePayment: PaymentRow;
   voidPayment: PaymentRow;
   retryPayment: PaymentRow;
