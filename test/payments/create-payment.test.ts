@@ -55,6 +55,29 @@ t('a token payment answers 201 processing, queues collect_payment, and spends th
   assert.match(reused.body.error.message, /already been used/);
 });
 
+t('GET /payments/{id}: the seller reads it; the buyer\'s own token is refused with why; strangers find nothing', async () => {
+  const s = await makeSeller(app.db);
+  const buyer = await makeUser(app.db, 'Bea Buyer');
+  const ctok = await makeToken(app, s.clientId);
+  const created = await create(s.key, { account_id: s.accountId, confirmation_token: ctok, user_id: buyer.id, amount: 700, currency: 'usd' });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.id;
+  const read = (token: string) => app.request('GET', `/payments/${id}`, { token, version: VERSION });
+  const bySeller = await read(s.key);
+  assert.is(bySeller.status, 200);
+  assert.equal(bySeller.body, created.body, 'the read answers what the create answered');
+  const byBuyer = await read(buyer.token);
+  assert.is(byBuyer.status, 403, 'the payment is the buyer\'s, so not hidden from them, but not served to them');
+  assert.match(byBuyer.body.error.message, /not served to the buyer's own token/);
+  const stranger = await makeUser(app.db);
+  assert.is((await read(stranger.token)).status, 404);
+  const otherSeller = await makeOwner(app.db);
+  assert.is((await read(otherSeller.key)).status, 404);
+  const unknown = await app.request('GET', '/payments/pay_nonexistent', { token: s.key, version: VERSION });
+  assert.is(unknown.status, 404);
+  assert.is(unknown.body.error.param, 'id');
+});
+
 t('collection succeeds: fees, ledger, member, membership and events in one go', async () => {
   const s = await makeSeller(app.db);
   const v = await makeVariant(app, s.accountId, { price: 500, billingPeriodDays: 30 });
