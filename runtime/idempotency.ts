@@ -23,16 +23,37 @@ export interface StoredResponse {
   text?: string;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+/** Property names as JSON.stringify writes an object made by inserting them sorted: array-index names (which an
+ * object keeps first, ascending) before the rest, sorted. */
+const INDEX = /^(?:0|[1-9]\d{0,9})$/;
+function canonicalOrder(keys: string[]): string[] {
+  const indices = keys.filter((k) => INDEX.test(k) && Number(k) < 2 ** 32 - 1);
+  if (indices.length === 0) return keys.sort();
+  const rest = keys.filter((k) => !indices.includes(k));
+  return [...indices.sort((a, b) => Number(a) - Number(b)), ...rest.sort()];
+}
+
+/** JSON text of a parsed JSON value with every object's keys in canonical order, written in one pass: the text
+ * JSON.stringify gives for a copy with sorted keys, without the copy. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + (value[i] === undefined ? 'null' : canonicalJson(value[i]));
+    return `${text}]`;
   }
-  return value;
+  if (value !== null && typeof value === 'object') {
+    let text = '';
+    for (const key of canonicalOrder(Object.keys(value))) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) text += `${text ? ',' : '{'}${JSON.stringify(key)}:${canonicalJson(item)}`;
+    }
+    return text ? `${text}}` : '{}';
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 export function requestHash(operationId: string, path: unknown, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([operationId, canonical(path), canonical(body ?? null)])).digest('hex');
+  return createHash('sha256').update(`[${JSON.stringify(operationId)},${canonicalJson(path)},${canonicalJson(body ?? null)}]`).digest('hex');
 }
 
 export function checkKey(key: string): void {

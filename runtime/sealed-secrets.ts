@@ -12,15 +12,17 @@ import { signingSecret } from './signed-urls.js';
 import { randomBytesFromPool } from './ids.js';
 
 const PREFIX = 'sealed:v1:';
-const keys = new Map<string, Buffer>();
+/** purpose -> key, per secret (signingSecret gives one Buffer per secret) */
+const keys = new WeakMap<Buffer, Map<string, Buffer>>();
 
 function keyFor(purpose: string): Buffer {
   const secret = signingSecret();
-  const cacheKey = `${purpose}\0${secret.toString('base64')}`;
-  let key = keys.get(cacheKey);
+  let derived = keys.get(secret);
+  if (!derived) keys.set(secret, (derived = new Map()));
+  let key = derived.get(purpose);
   if (!key) {
     key = createHmac('sha256', secret).update(`commerce ${purpose}`).digest();
-    keys.set(cacheKey, key);
+    derived.set(purpose, key);
   }
   return key;
 }

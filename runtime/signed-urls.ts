@@ -8,10 +8,18 @@ import { join } from 'node:path';
 import { storageRoot } from './file-storage.js';
 
 const secrets = new Map<string, Buffer>();
+/** FILE_SIGNING_SECRET as last read, and its bytes: one Buffer per secret, which runtime/sealed-secrets.ts keys its
+ * derived keys by (a create seals its stored answer, and each seal asked for the secret). */
+let configured: { text: string; bytes: Buffer } | undefined;
 
-/** The server's own secret: signs these links, and keys the secrets sealed at rest (runtime/sealed-secrets.ts). */
+/** The server's own secret: signs these links, and keys the secrets sealed at rest (runtime/sealed-secrets.ts). The
+ * same secret is the same Buffer, call after call. */
 export function signingSecret(): Buffer {
-  if (process.env.FILE_SIGNING_SECRET) return Buffer.from(process.env.FILE_SIGNING_SECRET);
+  const text = process.env.FILE_SIGNING_SECRET;
+  if (text) {
+    if (configured?.text !== text) configured = { text, bytes: Buffer.from(text) };
+    return configured.bytes;
+  }
   const root = storageRoot();
   let secret = secrets.get(root);
   if (secret) return secret;
