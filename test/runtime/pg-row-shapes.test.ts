@@ -47,6 +47,27 @@ t('a column named twice keeps the later value, as pg does', async () => {
   assert.equal(await rows(a, 'select 1 as x, 2 as x'), [{ x: 2 }]);
 });
 
+t('any column name is a column: quotes, backslashes, line breaks, code-like text and __proto__', async () => {
+  const names = ['it\'s', 'back\\slash', 'two\nlines', '"}; throw 1; ({"', '__proto__', 'constructor', 'ünïcode ✓', '0'];
+  const text = `select ${names.map((n, i) => `${i}::int4 as "${n.replaceAll('"', '""')}"`).join(', ')}`;
+  for (let round = 0; round < 2; round++) {
+    const [row] = await rows(a, text);
+    assert.equal(Object.keys(row).sort(), [...names].sort());
+    names.forEach((n, i) => assert.is(Object.getOwnPropertyDescriptor(row, n)?.value, i, n));
+    assert.is(Object.getPrototypeOf(row), Object.prototype, 'a column named __proto__ is not the row\'s prototype');
+  }
+});
+
+t('a wide row (70 columns, as a payment is read) keeps its columns in order with their parsers', async () => {
+  const text = `select ${Array.from({ length: 70 }, (_, i) => (i % 2 ? `'v${i}'::text as c${i}` : `${i}::int4 as c${i}`)).join(', ')}`;
+  const expected = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`c${i}`, i % 2 ? `v${i}` : i]));
+  for (let round = 0; round < 2; round++) {
+    const [row] = await rows(b, text);
+    assert.equal(row, expected);
+    assert.equal(Object.keys(row), Object.keys(expected));
+  }
+});
+
 t('nulls, many rows and no rows', async () => {
   assert.equal(await rows(a, 'select g as n, case when g % 2 = 0 then null else g::text end as s from generate_series(1, 4) g'),
     [{ n: 1, s: '1' }, { n: 2, s: null }, { n: 3, s: '3' }, { n: 4, s: null }]);
