@@ -27,10 +27,10 @@ export interface StoredResponse {
  * object keeps first, ascending) before the rest, sorted. */
 const INDEX = /^(?:0|[1-9]\d{0,9})$/;
 function canonicalOrder(keys: string[]): string[] {
-  const indices = keys.filter((k) => INDEX.test(k) && Number(k) < 2 ** 32 - 1);
-  if (indices.length === 0) return keys.sort();
-  const rest = keys.filter((k) => !indices.includes(k));
-  return [...indices.sort((a, b) => Number(a) - Number(b)), ...rest.sort()];
+  const indices: string[] = [];
+  const rest: string[] = [];
+  for (const key of keys) (INDEX.test(key) && Number(key) < 2 ** 32 - 1 ? indices : rest).push(key);
+  return indices.length ? [...indices.sort((a, b) => Number(a) - Number(b)), ...rest.sort()] : rest.sort();
 }
 
 /** JSON text of a parsed JSON value with every object's keys in canonical order, written in one pass: the text

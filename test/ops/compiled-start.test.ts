@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -119,7 +119,8 @@ t('a bad setting checked after the fork stops npm start and the API processes it
   const port = await freePort();
   // The primary records each process it forks as it forks it (test/helpers/record-forks.mjs): a process refused
   // within milliseconds of its fork is still known, however loaded the machine.
-  const forkedPids = join(mkdtempSync(join(tmpdir(), 'forks-')), 'pids');
+  const forksDir = mkdtempSync(join(tmpdir(), 'forks-'));
+  const forkedPids = join(forksDir, 'pids');
   const primary = spawn(process.execPath, ['--import', pathToFileURL(join(projectRoot, 'test', 'helpers', 'record-forks.mjs')).href,
     join(projectRoot, 'bin', 'launch.mjs'), 'start'], {
     env: { ...process.env, DATABASE_URL: app.databaseUrl, PORT: String(port), LOG_LEVEL: 'silent', RUN_WORKER: 'false',
@@ -132,6 +133,7 @@ t('a bad setting checked after the fork stops npm start and the API processes it
   assert.is(code, 1);
   assert.match(stderr, /WEBHOOK_ALLOW_PRIVATE_DESTINATIONS must be true or false, not "sometimes"/);
   const forked = existsSync(forkedPids) ? readFileSync(forkedPids, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+  rmSync(forksDir, { recursive: true, force: true });
   assert.ok(forked.length > 0, 'the API process was forked before the check');
   // A forked process is gone once the primary has exited (reparented, it is reaped at once); the second check also
   // catches one forked some other way.
@@ -152,9 +154,8 @@ function isApiProcess(pid: number): boolean {
 function apiProcessesOn(port: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry) || !isApiProcess(Number(entry))) continue;
     try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('api-process.cjs')) continue;
       if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`PORT=${port}`)) pids.push(Number(entry));
     } catch {
       // gone meanwhile
