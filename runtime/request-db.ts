@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { quoteLiteral } from './sql-literal.js';
 import { alignSession } from './clock.js';
+import { compileBuilt } from './built-statements.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
@@ -50,8 +51,8 @@ function statementName(text: string): string {
 export async function selectBuilt<Row>(q: Knex.QueryBuilder, prepared = false): Promise<Row[]> {
   const conn = (q as unknown as { _connection?: unknown })._connection;
   if (!isRawClient(conn)) return (await q) as Row[];
-  const { sql, bindings } = q.toSQL().toNative();
-  const statement: QueryConfig = { text: sql, values: bindings as unknown[] };
+  const { sql, bindings } = compileBuilt(q);
+  const statement: QueryConfig = { text: sql, values: bindings };
   if (prepared) statement.name = statementName(sql);
   const rows = (await send(conn, statement)).rows as Row[];
   const shown = (conn as RequestConnection)[SHOWN_HIDDEN];
