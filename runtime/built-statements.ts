@@ -65,11 +65,11 @@ class Reader {
   values: unknown[] = [];
   places: Place[] = [];
 
-  /** a bound value: primitives and dates (plain objects knex would turn to JSON; an undefined knex refuses) */
+  /** a bound value: a primitive, a date, or an array of primitives (not a plain object, which knex turns to JSON;
+   * not a function, which it compiles; not undefined, which it refuses) */
   value(holder: Place['holder'], key: Place['key']): boolean {
     const v = holder[key];
-    if (v === undefined || (typeof v === 'object' && v !== null && !(v instanceof Date) && !Array.isArray(v))) return false;
-    if (Array.isArray(v) && !v.every((e) => e === null || typeof e !== 'object')) return false;
+    if (!(isScalar(v) || v instanceof Date || (Array.isArray(v) && v.every(isScalar)))) return false;
     this.key += '?';
     this.values.push(v);
     this.places.push({ holder, key });
@@ -151,6 +151,8 @@ class Reader {
   }
 }
 
+const isScalar = (v: unknown): boolean =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
 const isRaw = (v: unknown): v is Knex.Raw => typeof v === 'object' && v !== null && (v as { isRawInstance?: boolean }).isRawInstance === true;
 
 const nativeOf = (q: Knex.QueryBuilder): Compiled => {
