@@ -59,7 +59,7 @@ const IGNORED = new Set(['_events', '_eventsCount', '_maxListeners', 'client', '
 /** Statement types whose `value` is bound (knex's compiler: a parameter, or a list of them for whereIn). */
 const BOUND_VALUE = new Set(['whereBasic', 'whereIn', 'havingBasic', 'havingIn']);
 
-/** A builder read as its shape's key, its values and where each sits; undefined when it holds what this cannot read. */
+/** A builder read as its shape's key, its values and where each sits; each step answers false at what it cannot read. */
 class Reader {
   key = '';
   values: unknown[] = [];
