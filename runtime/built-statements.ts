@@ -126,7 +126,8 @@ class Reader {
         continue;
       }
       this.key += `${name}=`;
-      if ((name === 'limit' || name === 'offset') && typeof v === 'number') {
+      // knex writes no offset clause for 0: a 0 is part of the shape, any other offset a bound value
+      if ((name === 'limit' || name === 'offset') && typeof v === 'number' && !(name === 'offset' && v === 0)) {
         if (!this.value(single, name)) return false;
       } else if (!this.text(v)) return false;
     }
