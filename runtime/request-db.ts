@@ -6,6 +6,7 @@ import pg from 'pg';
 import { quoteLiteral } from './sql-literal.js';
 import { alignSession } from './clock.js';
 import { compileBuilt } from './built-statements.js';
+import { namedQuery } from './described-statements.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
@@ -20,11 +21,10 @@ type Connection = {
  */
 function send(conn: Connection, config: QueryConfig): Promise<{ rows: any[] }> {
   return new Promise((resolve, reject) => {
+    const done = (err: Error | undefined, result: { rows: any[] }) => (err ? reject(err) : resolve(result));
     // Made from the text, named afterwards: pg copies a config object by its property descriptors (~1.8 µs a
     // statement, `node` alone) and a text not at all; a Query is submitted as it is.
-    const statement: pg.Query & { name?: string } = new pg.Query(config.text, config.values, (err, result) => (err ? reject(err) : resolve(result)));
-    if (config.name) statement.name = config.name;
-    conn.query(statement);
+    conn.query(config.name ? namedQuery(conn, config.name, config.text, config.values, done) : new pg.Query(config.text, config.values, done));
   });
 }
 
