@@ -1,8 +1,9 @@
 // pg's Result, reading its rows' shapes once per connection instead of once per statement, and each row with a
 // function compiled for its shape.
 //
-// PostgreSQL describes a statement's columns on every execution, prepared or not, and pg's Result.addFields then
-// builds the result's row template anew: a null-prototype object with each column added, spread into the template,
+// PostgreSQL describes a statement's columns on every execution it is asked to (every one, but for a prepared
+// statement after its first on a connection: runtime/described-statements.ts), and pg's Result.addFields then builds
+// the result's row template anew: a null-prototype object with each column added, spread into the template,
 // and a type parser looked up per column. A shape is the same columns by name, type and format; it is kept per type
 // registry (each pg.Client has its own), so a client's own parsers are honoured, and each registry keeps a bounded
 // number of shapes. Setting a type parser anywhere forgets every shape; a registry of another kind than pg's own (a
