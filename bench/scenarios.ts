@@ -57,7 +57,6 @@ export const scenarios: Scenario[] = [
     // A saved-card charge with an Idempotency-Key: the baselines write the same rows (payment, collection job,
     // idempotency record) in one transaction by hand.
     name: 'POST /payments',
-    target: 0.6,
     check: 'status',
     request: (f) => ({
       method: 'POST',
@@ -89,6 +88,8 @@ export const scenarios: Scenario[] = [
     // statements by hand (lock the identities, read them, create the person when new, insert the event and update
     // the person); event_rollups' trigger runs for both.
     name: 'POST /events',
+    // not a headline: the bound it had before issue 40 set the headlines' (bench/run.ts TARGET)
+    target: 0.85,
     check: 'status',
     baselines: ['same-work'],
     request: (f) => {
