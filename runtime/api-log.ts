@@ -3,11 +3,11 @@
 // (default 250) or as soon as API_LOG_BATCH_ROWS (default 500) are waiting. close() writes what is left
 // (runtime/server.ts on shutdown). A failed write is logged and dropped: logs never fail a request.
 //
-// Logs are stored a batch at a time (migrations/490_api_log_batches.ts): a flush groups the buffered records by account
-// and minute, each column of a group one text of values joined by a unit separator (U+001F, which no logged value
-// holds: ids, operation names, path templates, version dates, request ids, numbers, and the paths and queries as asked,
-// where Node's HTTP parser refuses control characters; an empty value is null), and inserts one api_log_batches row per
-// group. PostgreSQL stores the texts as they come; reads split them
+// Logs are stored a batch at a time (migrations/490_api_log_batches.ts): the buffer keeps one group per account and
+// minute, each column of a group one text of values joined by a unit separator (U+001F, which no logged value holds:
+// ids, operation names, path templates, version dates, request ids, numbers, and the paths and queries as asked, where
+// Node's HTTP parser refuses control characters; an empty value is null), and a flush inserts one api_log_batches row
+// per group. PostgreSQL stores the texts as they come; reads split them
 // (handlers/api_logs/log-rows.ts). A row and three index entries per request cost the database ~20 µs each, a tenth
 // of a read's whole cost; measured by `npm run bench` (api logs: the writer's CPU per logged request).
 import type { Knex } from 'knex';
@@ -16,28 +16,100 @@ import type { Principal } from './principal.js';
 import { query } from './request-db.js';
 
 const LOG_SEPARATOR = '\x1f';
+const SEPARATOR_BYTE = 0x1f;
 
 /** A group's columns, in api_log_batches' order. */
 const COLUMNS = ['apiKeyId', 'userId', 'kind', 'operation', 'method', 'path', 'status', 'durationMs', 'version', 'requestId', 'atMs',
   'target'] as const;
 
-type Group = { [name in (typeof COLUMNS)[number]]: (string | number | null)[] } & {
-  accountId: string | null; firstMs: number; lastMs: number;
-  /** each request's app (its key's), not stored with the batch: failed requests of an app's key are also summarised
-   * among the app's logs (GET /apps/{id}/logs, migrations/451) */
-  appId: (string | null)[];
-};
+/** A request's values in COLUMNS' order (an empty text is stored as null). */
+type RecordValues = [apiKeyId: string, userId: string, kind: string, operation: string, method: string, path: string, status: number,
+  durationMs: number, version: string, requestId: string, atMs: number, target: string];
+
+/** A failed request of an app's key: also summarised among the app's logs (GET /apps/{id}/logs, migrations/451). */
+interface AppFailure { appId: string; status: number; method: string; path: string; operation: string; requestId: string; durationMs: number; atMs: number }
+
+/**
+ * One account's requests of one minute until their flush: each column's values as the text stored, joined by the
+ * separator, written as bytes outside V8's heap. Kept as JavaScript values instead (an array per column and each
+ * request's own strings), they lived for the 100-250 ms until their flush, long enough to survive two young
+ * collections: V8 moved them to the old generation, where they stayed, dead, until the next full collection. Under
+ * the bench's load that was ~1.5 MB a second and ~8 MB of an API process's resident memory after 8 s of
+ * GET /accounts/{id} (old space 24-25 MB, against 16 with the api logs off). The buffers are reused by later groups.
+ */
+class Group {
+  accountId: string | null = null;
+  firstMs = 0;
+  lastMs = 0;
+  entries = 0;
+  failures: AppFailure[] = [];
+  private readonly bytes: Buffer[] = COLUMNS.map(() => Buffer.allocUnsafeSlow(1024));
+  private readonly lengths: number[] = COLUMNS.map(() => 0);
+
+  open(accountId: string | null, atMs: number): this {
+    this.accountId = accountId;
+    this.firstMs = atMs;
+    this.lastMs = atMs;
+    this.entries = 0;
+    this.failures = [];
+    this.lengths.fill(0);
+    return this;
+  }
+
+  add(values: RecordValues): void {
+    const atMs = values[10];
+    if (atMs < this.firstMs) this.firstMs = atMs;
+    if (atMs > this.lastMs) this.lastMs = atMs;
+    for (let c = 0; c < values.length; c++) {
+      const value = values[c];
+      // Most columns repeat a few values (keys, operations, paths, statuses, versions): their bytes are encoded once
+      // and copied, which costs less than an encoding call per value.
+      const repeated = c < FIRST_UNIQUE_COLUMN ? encodedOnce(value) : null;
+      const text = repeated ? '' : typeof value === 'string' ? value : String(value);
+      const most = 1 + (repeated ? repeated.length : text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+      let bytes = this.bytes[c];
+      let length = this.lengths[c];
+      if (length + most > bytes.length) {
+        const larger = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, length + most));
+        bytes.copy(larger, 0, 0, length);
+        this.bytes[c] = bytes = larger;
+      }
+      if (this.entries > 0) bytes[length++] = SEPARATOR_BYTE;
+      if (repeated) {
+        for (let i = 0; i < repeated.length; i++) bytes[length + i] = repeated[i];
+        this.lengths[c] = length + repeated.length;
+      } else {
+        this.lengths[c] = length + (text.length ? bytes.write(text, length, 'utf8') : 0);
+      }
+    }
+    this.entries++;
+  }
+
+  /** each column's text, in COLUMNS' order */
+  texts(): string[] {
+    return this.bytes.map((bytes, c) => bytes.toString('utf8', 0, this.lengths[c]));
+  }
+}
+
+/** COLUMNS from requestId on hold a new value for nearly every request */
+const FIRST_UNIQUE_COLUMN = 9;
+const ENCODED_LIMIT = 10_000;
+const encoded = new Map<string | number, Uint8Array>();
+/** The UTF-8 bytes of a value that recurs, kept (up to ENCODED_LIMIT values, then started afresh). */
+function encodedOnce(value: string | number): Uint8Array {
+  let bytes = encoded.get(value);
+  if (!bytes) {
+    if (encoded.size >= ENCODED_LIMIT) encoded.clear();
+    bytes = new Uint8Array(Buffer.from(String(value), 'utf8'));
+    encoded.set(value, bytes);
+  }
+  return bytes;
+}
 
 /** The failed requests of apps' keys among the groups, as the app log insert's columns. */
-function appFailures(groups: Group[]): unknown[][] {
-  const columns: unknown[][] = [[], [], [], [], [], [], [], []];
-  for (const g of groups) {
-    g.status.forEach((status, i) => {
-      if (Number(status) < 400 || !g.appId[i]) return;
-      [g.appId, g.status, g.method, g.path, g.operation, g.requestId, g.durationMs, g.atMs].forEach((column, c) => columns[c].push(column[i]));
-    });
-  }
-  return columns;
+function appFailures(failures: readonly AppFailure[]): unknown[][] {
+  const fields = ['appId', 'status', 'method', 'path', 'operation', 'requestId', 'durationMs', 'atMs'] as const;
+  return fields.map((field) => failures.map((f) => f[field]));
 }
 
 const INSERT_BATCHES = `insert into api_log_batches (id, account_id, first_at, last_at, entries, api_key_ids, user_ids, kinds, operations,
@@ -77,92 +149,46 @@ export interface ApiLogWriter {
 }
 
 const MAX_BUFFERED = 50_000; // a database that cannot keep up loses logs (the newest), never the process's memory
+const MAX_SPARE_GROUPS = 64;
 /** A batch holds the requests of one account in one minute: its first and last lie less than this apart, which the
  * reads rely on (handlers/api_logs/listApiLogs.ts) and the table checks (migrations/490_api_log_batches.ts). */
 export const API_LOG_BATCH_MS = 60_000;
 
-/** A record's fields in COLUMNS' order, then its app (empty for none). */
-type RecordFields = [apiKeyId: string, userId: string, kind: string, operation: string, method: string, path: string, status: number,
-  durationMs: number, version: string, requestId: string, atMs: number, target: string, appId: string];
-const RECORD_END = '\x1e';
-
-/**
- * The records waiting for the next flush, as bytes outside V8's heap: each one a line of its account and fields. Kept
- * as JavaScript values (a group's column arrays and each request's own strings), they lived for the 100-250 ms until
- * their flush, long enough to survive two young collections: V8 moved them to the old generation, where they stayed,
- * dead, until the next full collection. Under the bench's load that was ~1.5 MB a second and ~8 MB of the API
- * process's resident memory after 8 s (old space 24-25 MB against 16 with the api logs off). A line is written with
- * one copy and the buffer reused; the groups are built at the flush, and die with its statement.
- */
-class PendingRecords {
-  private bytes = Buffer.allocUnsafeSlow(256 * 1024);
-  private length = 0;
-  count = 0;
-
-  add(accountId: string | null, fields: RecordFields): void {
-    const line = `${accountId ?? ''}${LOG_SEPARATOR}${fields.join(LOG_SEPARATOR)}${RECORD_END}`;
-    const most = line.length * 3; // UTF-8 bytes of a UTF-16 code unit
-    if (this.length + most > this.bytes.length) {
-      const larger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + most));
-      this.bytes.copy(larger, 0, 0, this.length);
-      this.bytes = larger;
-    }
-    this.length += this.bytes.write(line, this.length, 'utf8');
-    this.count++;
-  }
-
-  /** The records as groups (one per account and minute), leaving none. */
-  takeGroups(): Group[] {
-    const lines = this.bytes.toString('utf8', 0, this.length).split(RECORD_END);
-    this.length = 0;
-    this.count = 0;
-    const groups = new Map<string, Group>();
-    for (let l = 0; l < lines.length - 1; l++) {
-      const [accountText, ...fields] = lines[l].split(LOG_SEPARATOR);
-      const accountId = accountText || null;
-      const atMs = Number(fields[10]);
-      const key = `${accountText} ${Math.floor(atMs / API_LOG_BATCH_MS)}`;
-      let g = groups.get(key);
-      if (!g) {
-        g = { accountId, firstMs: atMs, lastMs: atMs, apiKeyId: [], userId: [], kind: [], operation: [], method: [], path: [], status: [],
-          durationMs: [], version: [], requestId: [], atMs: [], target: [], appId: [] };
-        groups.set(key, g);
-      }
-      if (atMs < g.firstMs) g.firstMs = atMs;
-      if (atMs > g.lastMs) g.lastMs = atMs;
-      COLUMNS.forEach((name, c) => g[name].push(fields[c]));
-      g.appId.push(fields[12] || null);
-    }
-    return [...groups.values()];
-  }
-}
-
 export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: number; batchRows?: number } = {}): ApiLogWriter {
   const flushMs = options.flushMs ?? Number(process.env.API_LOG_FLUSH_MS ?? 250);
   const batchRows = options.batchRows ?? Number(process.env.API_LOG_BATCH_ROWS ?? 500);
-  const pending = new PendingRecords();
+  let groups = new Map<string, Group>();
+  const spare: Group[] = []; // groups already flushed, their buffers kept for the next ones
+  let buffered = 0;
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const writeBatch = async (written: Group[], count: number) => {
+  const writeBatch = async (params: unknown[], count: number) => {
     try {
-      const text = (g: Group, name: (typeof COLUMNS)[number]) => g[name].join(LOG_SEPARATOR);
-      const params: unknown[] = [written.map((g) => g.accountId), written.map((g) => g.firstMs), written.map((g) => g.lastMs),
-        written.map((g) => g.atMs.length), ...COLUMNS.map((name) => written.map((g) => text(g, name)))];
-      const failures = appFailures(written);
-      if (failures[0].length) params.push(...failures);
-      await query(db, failures[0].length ? INSERT_WITH_APP_LOGS : INSERT_BATCHES, params);
+      await query(db, params.length > 16 ? INSERT_WITH_APP_LOGS : INSERT_BATCHES, params);
     } catch (err) {
       logger.error({ err, rows: count }, 'api logs not written');
     }
   };
+  /** The statement's parameters for these groups: their texts are read now, so that the groups can be reused. */
+  const batchParams = (written: Group[]): unknown[] => {
+    const texts = written.map((g) => g.texts());
+    const params: unknown[] = [written.map((g) => g.accountId), written.map((g) => g.firstMs), written.map((g) => g.lastMs),
+      written.map((g) => g.entries), ...COLUMNS.map((_, c) => texts.map((t) => t[c]))];
+    const failures = written.flatMap((g) => g.failures);
+    if (failures.length) params.push(...appFailures(failures));
+    return params;
+  };
   const flush = (): Promise<void> => {
     if (timer) { clearTimeout(timer); timer = null; }
-    const count = pending.count;
-    const written = count ? pending.takeGroups() : [];
+    const written = [...groups.values()];
+    const count = buffered;
+    const params = count ? batchParams(written) : [];
+    [groups, buffered] = [new Map(), 0];
+    spare.push(...written.slice(0, Math.max(0, MAX_SPARE_GROUPS - spare.length)));
     // Batches are written one after another, so a flush awaited by a caller includes every earlier one.
-    writing = writing.then(() => (count ? writeBatch(written, count) : undefined));
+    writing = writing.then(() => (count ? writeBatch(params, count) : undefined));
     return writing;
   };
   const schedule = () => {
@@ -173,12 +199,24 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
 
   return {
     record(e) {
-      if (closed || pending.count >= MAX_BUFFERED) return;
+      if (closed || buffered >= MAX_BUFFERED) return;
       const p = e.principal;
-      pending.add(p.kind === 'user_token' ? null : p.accountId, [p.kind === 'api_key' ? p.credentialId : '', p.userId ?? '', p.kind,
-        e.operation, e.method, e.path, e.status, Math.round(e.durationMs), e.version ?? '', e.requestId, Date.now(), e.target ?? '',
-        p.appId ?? '']);
-      if (pending.count >= batchRows) void flush();
+      const atMs = Date.now();
+      const accountId = p.kind === 'user_token' ? null : p.accountId;
+      const key = `${accountId ?? ''} ${Math.floor(atMs / API_LOG_BATCH_MS)}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = (spare.pop() ?? new Group()).open(accountId, atMs);
+        groups.set(key, g);
+      }
+      const durationMs = Math.round(e.durationMs);
+      g.add([p.kind === 'api_key' ? p.credentialId : '', p.userId ?? '', p.kind, e.operation, e.method, e.path, e.status, durationMs,
+        e.version ?? '', e.requestId, atMs, e.target ?? '']);
+      if (e.status >= 400 && p.appId) {
+        g.failures.push({ appId: p.appId, status: e.status, method: e.method, path: e.path, operation: e.operation, requestId: e.requestId,
+          durationMs, atMs });
+      }
+      if (++buffered >= batchRows) void flush();
       else schedule();
     },
     flush,
