@@ -45,9 +45,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-/** framework/same-work on the headlines: what the framework's own machinery may cost (issue 40) */
+/** framework/same-work on the headlines: what the framework's own machinery may cost */
 const TARGET = 0.95;
-/** framework/expert on the headlines, by throughput and by server CPU per request (issue 40): at least level with an
+/** framework/expert on the headlines, by throughput and by server CPU per request: at least level with an
  * expert's hand-written server on throughput, within a tenth of it on CPU */
 const EXPERT_TARGET = 1.0;
 const EXPERT_CPU_TARGET = 0.9;

@@ -88,7 +88,7 @@ export const scenarios: Scenario[] = [
     // statements by hand (lock the identities, read them, create the person when new, insert the event and update
     // the person); event_rollups' trigger runs for both.
     name: 'POST /events',
-    // not a headline: the bound it had before issue 40 set the headlines' (bench/run.ts TARGET)
+    // not a headline: the bound all scenarios had before the headlines' was raised (bench/run.ts TARGET)
     target: 0.85,
     check: 'status',
     baselines: ['same-work'],
@@ -234,7 +234,7 @@ export const versionScenarios: VersionScenario[] = [
     // The official client's pin asking the newest's question: its plural filters with one value each, the status as
     // a substatus (the head's own word, which the client's `substatuses` filter takes), company_id, and every change
     // since crossed on each row (decimal money, receipt statuses, pdf_url read for it). What the pin costs over the
-    // newest: #40's target (0.95).
+    // newest: its target (0.95).
     name: 'GET /payments by version, the same question',
     older: '2026-07-20',
     target: 0.95,
