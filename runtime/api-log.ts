@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Principal } from './principal.js';
 import { query } from './request-db.js';
 
-const LOG_SEPARATOR = '\x1f';
+/** the unit separator (U+001F) between a column's values */
 const SEPARATOR_BYTE = 0x1f;
 
 /** A group's columns, in api_log_batches' order. */
