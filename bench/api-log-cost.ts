@@ -4,12 +4,18 @@
 // the batched inserts it makes, in this process (its CPU) and in PostgreSQL (its processes' CPU, from /proc). On a
 // machine whose cores the server and the database share, a request's throughput is bounded by their CPU per request,
 // so the writer's CPU per logged request over a read's CPU per request is what logging can take from it.
+// The writer runs in a process of its own, as it does in an API process: in the bench's own process its CPU counted the
+// collections of that process's heap (the load generator's results), ~1 µs a request more, and PostgreSQL's counted
+// the autovacuum that the reads' load had started, so the measure first waits for a quiet database.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Knex } from 'knex';
 import { createKnex } from '../runtime/db.js';
 import { apiLogWriter } from '../runtime/api-log.js';
 import { createLogger } from '../runtime/logger.js';
 import { newRequestId } from '../runtime/ids.js';
 import type { Principal } from '../runtime/principal.js';
-import { postgresCpuBetween, postgresCpuTicks } from './postgres-cpu.js';
+import { postgresCpuBetween, postgresCpuTicks, waitForQuietDatabase } from './postgres-cpu.js';
 
 export interface WriterCost {
   rows: number;
@@ -17,6 +23,27 @@ export interface WriterCost {
   node: number;
   /** µs of PostgreSQL's CPU per logged request; null where /proc cannot tell */
   database: number | null;
+}
+
+interface WriterJob { databaseUrl: string; postmaster: string | null; principal: Principal; version: string }
+
+/** measureApiLogWriter in a child process of its own, once PostgreSQL is quiet. */
+export async function measureApiLogWriterApart(db: Knex, job: WriterJob): Promise<WriterCost> {
+  await waitForQuietDatabase(db);
+  // The child runs as this process does (tsx's loader among its Node flags).
+  const child = fork(fileURLToPath(import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const cost = new Promise<WriterCost>((resolve) => child.once('message', (m) => resolve(m as WriterCost)));
+  child.send(job);
+  const code = await exited;
+  if (code !== 0) throw new Error(`the api log writer's measure exited with code ${code}`);
+  return cost;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.send) {
+  process.once('message', (job: WriterJob) => {
+    void measureApiLogWriter(job.databaseUrl, job.postmaster, job.principal, job.version).then((cost) => process.send!(cost, () => process.exit(0)));
+  });
 }
 
 /** Logs `rows` requests of `principal` through a writer of its own, as a busy server would (a few requests between

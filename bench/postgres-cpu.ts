@@ -1,5 +1,6 @@
 // CPU time of the bench's PostgreSQL, read from /proc (Linux; null elsewhere): what requests cost the database.
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Knex } from 'knex';
 
 // USER_HZ: 100 on every Linux this runs on.
 const CLOCK_TICKS = 100;
@@ -39,4 +40,28 @@ export function postgresCpuBetween(before: Map<string, number> | null, after: Ma
   let ticks = 0;
   for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return (ticks * 1e6) / CLOCK_TICKS;
+}
+
+const QUIET_FOR_MS = 1000;
+const QUIET_WAIT_LIMIT_MS = 120_000;
+
+/** Waits until no other session of the server runs a statement and no autovacuum worker runs, for QUIET_FOR_MS in a
+ * row (at most QUIET_WAIT_LIMIT_MS). */
+export async function waitForQuietDatabase(db: Knex): Promise<{ ms: number; timedOut: boolean }> {
+  const started = Date.now();
+  let quietSince = started;
+  let everBusy = false;
+  for (;;) {
+    const { rows } = await db.raw(`select count(*)::int as busy from pg_stat_activity
+      where pid <> pg_backend_pid() and (state = 'active' or backend_type = 'autovacuum worker')`);
+    const now = Date.now();
+    if (rows[0].busy > 0) {
+      quietSince = now;
+      everBusy = true;
+    } else if (now - quietSince >= QUIET_FOR_MS) {
+      return { ms: everBusy ? now - started : 0, timedOut: false };
+    }
+    if (now - started >= QUIET_WAIT_LIMIT_MS) return { ms: now - started, timedOut: true };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -30,7 +30,7 @@ import { isSealed, unseal } from '../runtime/sealed-secrets.js';
 import { projectRoot } from '../runtime/project-root.js';
 import { seed } from './seed.js';
 import { postgresCpuBetween, postgresCpuTicks } from './postgres-cpu.js';
-import { measureApiLogWriter } from './api-log-cost.js';
+import { measureApiLogWriterApart } from './api-log-cost.js';
 import { measureStartUp } from './start-up.js';
 import { API_PROCESS_NODE_FLAGS } from '../bin/api-cluster.mjs';
 import { analyzeLikeAutovacuum } from './autoanalyze.js';
@@ -533,8 +533,8 @@ try {
     }
     // The writer's own cost, measured directly (bench/api-log-cost.ts), against each read's CPU without api logs.
     const key = await db('api_keys').where({ account_id: fixture.platformId }).first('id');
-    const writer = await measureApiLogWriter(databaseUrl, postmaster, { kind: 'api_key', credentialId: key.id,
-      accountId: fixture.platformId, userId: null, keyScopes: null, versionPin: null }, HEAD);
+    const writer = await measureApiLogWriterApart(db, { databaseUrl, postmaster, principal: { kind: 'api_key', credentialId: key.id,
+      accountId: fixture.platformId, userId: null, keyScopes: null, versionPin: null }, version: HEAD });
     const writerCost = writer.node + (writer.database ?? 0);
     console.log(`${API_LOGS}: the writer, ${writer.rows} requests logged: ${writer.node.toFixed(1)} µs of the server's CPU and `
       + `${writer.database === null ? 'an unknown share' : `${writer.database.toFixed(1)} µs`} of PostgreSQL's per request\n`);

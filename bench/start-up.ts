@@ -16,6 +16,7 @@ import type { BenchRequest } from './scenarios.js';
 import { buildDist } from '../bin/build.mjs';
 import { DIST, distIsStale } from '../bin/dist-sources.mjs';
 import { API_PROCESS_NODE_FLAGS } from '../bin/api-cluster.mjs';
+import { waitForQuietDatabase } from './postgres-cpu.js';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
 /** the bound on `npm start` to the first 200 on a migrated database */
@@ -95,28 +96,4 @@ async function timeToFirst200(side: Side, databaseUrl: string, request: BenchReq
     await exited;
   }
   return elapsed;
-}
-
-const QUIET_FOR_MS = 1000;
-const QUIET_WAIT_LIMIT_MS = 120_000;
-
-/** Waits until no other session of the server runs a statement and no autovacuum worker runs, for QUIET_FOR_MS in a
- * row (at most QUIET_WAIT_LIMIT_MS). */
-async function waitForQuietDatabase(db: Knex): Promise<{ ms: number; timedOut: boolean }> {
-  const started = Date.now();
-  let quietSince = started;
-  let everBusy = false;
-  for (;;) {
-    const { rows } = await db.raw(`select count(*)::int as busy from pg_stat_activity
-      where pid <> pg_backend_pid() and (state = 'active' or backend_type = 'autovacuum worker')`);
-    const now = Date.now();
-    if (rows[0].busy > 0) {
-      quietSince = now;
-      everBusy = true;
-    } else if (now - quietSince >= QUIET_FOR_MS) {
-      return { ms: everBusy ? now - started : 0, timedOut: false };
-    }
-    if (now - started >= QUIET_WAIT_LIMIT_MS) return { ms: now - started, timedOut: true };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

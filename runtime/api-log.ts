@@ -45,6 +45,9 @@ class Group {
   failures: AppFailure[] = [];
   private readonly bytes: Buffer[] = COLUMNS.map(() => Buffer.allocUnsafeSlow(1024));
   private readonly lengths: number[] = COLUMNS.map(() => 0);
+  /** the repeating columns' previous values and their bytes */
+  private readonly previousValues: (string | number | undefined)[] = [];
+  private readonly previousEncoded: (Uint8Array | undefined)[] = [];
 
   open(accountId: string | null, atMs: number): this {
     this.accountId = accountId;
@@ -60,35 +63,81 @@ class Group {
     const atMs = values[10];
     if (atMs < this.firstMs) this.firstMs = atMs;
     if (atMs > this.lastMs) this.lastMs = atMs;
-    for (let c = 0; c < values.length; c++) {
+    // Most columns repeat a few values (keys, operations, paths, statuses, versions): their bytes are encoded once and
+    // copied, and a value the same as the previous request's is not even looked up.
+    for (let c = 0; c < FIRST_UNIQUE_COLUMN; c++) {
       const value = values[c];
-      // Most columns repeat a few values (keys, operations, paths, statuses, versions): their bytes are encoded once
-      // and copied, which costs less than an encoding call per value.
-      const repeated = c < FIRST_UNIQUE_COLUMN ? encodedOnce(value) : null;
-      const text = repeated ? '' : typeof value === 'string' ? value : String(value);
-      const most = 1 + (repeated ? repeated.length : text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
-      let bytes = this.bytes[c];
-      let length = this.lengths[c];
-      if (length + most > bytes.length) {
-        const larger = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, length + most));
-        bytes.copy(larger, 0, 0, length);
-        this.bytes[c] = bytes = larger;
+      let encoded = this.previousEncoded[c];
+      if (value !== this.previousValues[c] || !encoded) {
+        encoded = encodedOnce(value);
+        this.previousValues[c] = value;
+        this.previousEncoded[c] = encoded;
       }
-      if (this.entries > 0) bytes[length++] = SEPARATOR_BYTE;
-      if (repeated) {
-        for (let i = 0; i < repeated.length; i++) bytes[length + i] = repeated[i];
-        this.lengths[c] = length + repeated.length;
-      } else {
-        this.lengths[c] = length + (text.length ? bytes.write(text, length, 'utf8') : 0);
+      const at = this.reserve(c, encoded.length);
+      for (let i = 0; i < encoded.length; i++) this.bytes[c][at + i] = encoded[i];
+      this.lengths[c] = at + encoded.length;
+    }
+    for (let c = FIRST_UNIQUE_COLUMN; c < values.length; c++) {
+      const value = values[c];
+      const text = typeof value === 'string' ? value : String(value);
+      const at = this.reserve(c, text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+      const bytes = this.bytes[c];
+      // Request ids, instants and most paths are ASCII, copied a character a byte: cheaper than an encoding call.
+      let i = 0;
+      for (; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80) break;
+        bytes[at + i] = code;
       }
+      this.lengths[c] = at + (i === text.length ? i : bytes.write(text, at, 'utf8'));
     }
     this.entries++;
   }
 
-  /** each column's text, in COLUMNS' order */
-  texts(): string[] {
-    return this.bytes.map((bytes, c) => bytes.toString('utf8', 0, this.lengths[c]));
+  /** Makes room in column `c` for a separator and `most` bytes; returns where the value's bytes go. */
+  private reserve(c: number, most: number): number {
+    let bytes = this.bytes[c];
+    let length = this.lengths[c];
+    if (length + most + 1 > bytes.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, length + most + 1));
+      bytes.copy(larger, 0, 0, length);
+      this.bytes[c] = bytes = larger;
+    }
+    if (this.entries > 0) bytes[length++] = SEPARATOR_BYTE;
+    return length;
   }
+
+  /** column `c`'s text as UTF-8 bytes (a view of the group's buffer, valid until the group is reused) */
+  column(c: number): Buffer {
+    return this.bytes[c].subarray(0, this.lengths[c]);
+  }
+}
+
+/** PostgreSQL's type oid of `text`, named in a text[] parameter's binary form */
+const TEXT_OID = 25;
+
+/**
+ * Column `c` of these groups as one text[] parameter in PostgreSQL's binary form (array_recv: dimensions, no nulls, the
+ * element type, then each element's length and bytes), which pg sends as it is for a Buffer. Sent as text instead, each
+ * group's text was decoded into a JavaScript string, escaped into an array literal, encoded again by pg and parsed by
+ * PostgreSQL: the writer's largest cost per request (measured by bench/api-log-cost.ts). Here the bytes are copied once,
+ * so the groups can be reused as soon as this returns.
+ */
+function textArrayParam(groups: readonly Group[], c: number): Buffer {
+  let size = 20;
+  for (const g of groups) size += 4 + g.column(c).length;
+  const param = Buffer.allocUnsafeSlow(size);
+  let at = param.writeInt32BE(1, 0); // dimensions
+  at = param.writeInt32BE(0, at); // no element is null
+  at = param.writeInt32BE(TEXT_OID, at);
+  at = param.writeInt32BE(groups.length, at);
+  at = param.writeInt32BE(1, at); // lower bound
+  for (const g of groups) {
+    const text = g.column(c);
+    at = param.writeInt32BE(text.length, at);
+    at += text.copy(param, at);
+  }
+  return param;
 }
 
 /** COLUMNS from requestId on hold a new value for nearly every request */
@@ -160,6 +209,9 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
   let groups = new Map<string, Group>();
   const spare: Group[] = []; // groups already flushed, their buffers kept for the next ones
   let buffered = 0;
+  /** the group the latest request went to, and its minute: undefined once flushed (the group may be reused) */
+  let last: Group | undefined;
+  let lastMinute = 0;
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -171,11 +223,10 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
       logger.error({ err, rows: count }, 'api logs not written');
     }
   };
-  /** The statement's parameters for these groups: their texts are read now, so that the groups can be reused. */
+  /** The statement's parameters for these groups: their texts are copied now, so that the groups can be reused. */
   const batchParams = (written: Group[]): unknown[] => {
-    const texts = written.map((g) => g.texts());
     const params: unknown[] = [written.map((g) => g.accountId), written.map((g) => g.firstMs), written.map((g) => g.lastMs),
-      written.map((g) => g.entries), ...COLUMNS.map((_, c) => texts.map((t) => t[c]))];
+      written.map((g) => g.entries), ...COLUMNS.map((_, c) => textArrayParam(written, c))];
     const failures = written.flatMap((g) => g.failures);
     if (failures.length) params.push(...appFailures(failures));
     return params;
@@ -185,7 +236,7 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
     const written = [...groups.values()];
     const count = buffered;
     const params = count ? batchParams(written) : [];
-    [groups, buffered] = [new Map(), 0];
+    [groups, buffered, last] = [new Map(), 0, undefined];
     spare.push(...written.slice(0, Math.max(0, MAX_SPARE_GROUPS - spare.length)));
     // Batches are written one after another, so a flush awaited by a caller includes every earlier one.
     writing = writing.then(() => (count ? writeBatch(params, count) : undefined));
@@ -203,11 +254,17 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
       const p = e.principal;
       const atMs = Date.now();
       const accountId = p.kind === 'user_token' ? null : p.accountId;
-      const key = `${accountId ?? ''} ${Math.floor(atMs / API_LOG_BATCH_MS)}`;
-      let g = groups.get(key);
+      const minute = Math.floor(atMs / API_LOG_BATCH_MS);
+      // Consecutive requests are mostly one account's in one minute: its group is found without building its key.
+      let g = last && last.accountId === accountId && lastMinute === minute ? last : undefined;
       if (!g) {
-        g = (spare.pop() ?? new Group()).open(accountId, atMs);
-        groups.set(key, g);
+        const key = `${accountId ?? ''} ${minute}`;
+        g = groups.get(key);
+        if (!g) {
+          g = (spare.pop() ?? new Group()).open(accountId, atMs);
+          groups.set(key, g);
+        }
+        [last, lastMinute] = [g, minute];
       }
       const durationMs = Math.round(e.durationMs);
       g.add([p.kind === 'api_key' ? p.credentialId : '', p.userId ?? '', p.kind, e.operation, e.method, e.path, e.status, durationMs,
