@@ -84,7 +84,9 @@ export async function requestPayout(ctx: HandlerContext, body: CreatePayoutInput
   ]);
   await postEntriesAtCommit(ctx.db, [reservation(id, ledgerId, currency, amount)], 'amount');
   await addJob(ctx.db, handOver.task, handOver.payload, handOver.options);
-  const view = await payoutView(ctx.db, { ...row, $method: method });
+  // The row itself takes the method: a spread copy with it added would get new hidden classes on every request.
+  const withMethod: PayoutRow = Object.assign(row, { $method: method });
+  const view = await payoutView(ctx.db, withMethod);
   await ctx.emit('payout.created', owner.account_id, view);
-  return { row: { ...row, $method: method }, view };
+  return { row: withMethod, view };
 }
