@@ -5,8 +5,8 @@
 // machine whose cores the server and the database share, a request's throughput is bounded by their CPU per request,
 // so the writer's CPU per logged request over a read's CPU per request is what logging can take from it.
 // The writer runs in a process of its own, as it does in an API process: in the bench's own process its CPU counted the
-// collections of that process's heap (the load generator's results), ~1 µs a request more, and PostgreSQL's counted
-// the autovacuum that the reads' load had started, so the measure first waits for a quiet database.
+// collections of that process's heap (the load generator's results), ~1 µs a request more. PostgreSQL's CPU is read
+// from every one of its processes, so the measure first waits until no other session runs a statement.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
