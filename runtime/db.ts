@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { listenOnConnection } from './shared-cache.js';
 import { alignSession } from './clock.js';
+import { keepConnectionsWarm } from './warm-connections.js';
 import './pg-row-shapes.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
@@ -36,6 +37,7 @@ export function createKnex(url: string, poolMax = 10): Knex {
       },
     },
   });
+  keepConnectionsWarm(db);
   runOnClocks(db);
   return db;
 }

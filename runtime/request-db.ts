@@ -7,6 +7,7 @@ import { quoteLiteral } from './sql-literal.js';
 import { alignSession } from './clock.js';
 import { compileBuilt } from './built-statements.js';
 import { namedQuery } from './described-statements.js';
+import { lendConnection } from './warm-connections.js';
 
 type QueryConfig = { name?: string; text: string; values: unknown[] };
 type Connection = {
@@ -110,14 +111,17 @@ function bind(db: Knex, conn: Connection): Knex {
   }) as unknown as Knex;
 }
 
+type PoolClient = { releaseConnection(c: Connection): Promise<unknown> };
+
 export async function withConnection<T>(db: Knex, run: (bound: Knex) => Promise<T>): Promise<T> {
-  const client = db.client as { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
-  const conn = await client.acquireConnection();
+  const lent = lendConnection<Connection>(db);
+  const conn = lent instanceof Promise ? await lent : lent;
   try {
     return await run(bind(db, conn));
   } finally {
     delete (conn as RequestConnection)[SHOWN_HIDDEN];
-    await client.releaseConnection(conn);
+    // knex's release answers a resolved promise: nothing to wait for
+    void (db.client as PoolClient).releaseConnection(conn);
   }
 }
 
@@ -133,12 +137,12 @@ export async function query<Row = Record<string, any>>(db: Knex, text: string, v
   const bound = requestConnection(db);
   if (bound) return (await send(bound, statement)).rows as Row[];
   // A transaction's client hands out its own connection and releases nothing; a pool lends one.
-  const client = db.client as { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
-  const conn = await client.acquireConnection();
+  const lent = lendConnection<Connection>(db);
+  const conn = lent instanceof Promise ? await lent : lent;
   try {
     return (await send(conn, statement)).rows as Row[];
   } finally {
-    await client.releaseConnection(conn);
+    void (db.client as PoolClient).releaseConnection(conn);
   }
 }
 
