@@ -1,11 +1,13 @@
-// Connections handed back are kept warm for the next borrower instead of going back through knex's pool at once.
-// A lend from knex's pool (tarn) costs about fourteen promises and a timer: a pending operation with its deferred and
-// its timeout, the pool's validation, knex's own async wrappers (node:async_hooks counted them: 89 promises per
+// Connections handed back are kept warm for the next borrower, and a borrower who finds none while the pool is full
+// waits in a queue of ours, handed the next connection released, instead of going through knex's pool (tarn) each
+// time. A lend from tarn costs about fourteen promises and a timer: a pending operation with its deferred and its
+// timeout, the pool's validation, knex's async wrappers (node:async_hooks counted them: 89 promises per
 // `GET /accounts/{id}` against the expert's 11, 14 of them the lend). A warm connection is lent by popping a stack.
 //
-// The pool still owns every connection and its limit still holds: a warm connection counts as lent in it. So a
-// connection goes back to the pool when anyone waits in the pool's queue, when it has sat warm for WARM_MS, when it
-// is broken (knex marks a connection that errored or ended), and before the pool is destroyed.
+// The pool still owns every connection and its limit still holds: a warm connection counts as lent in it. Tarn is
+// asked when no connection is warm and it can lend or create one; a connection goes back to it when anyone waits in
+// tarn's own queue, when it has sat warm for WARM_MS, when it is broken (knex marks a connection that errored or
+// ended), and before the pool is destroyed. A borrower waits in our queue no longer than tarn's acquire timeout.
 import type { Knex } from 'knex';
 import { alignSession } from './clock.js';
 
@@ -13,63 +15,125 @@ import { alignSession } from './clock.js';
 const WARM_MS = 1000;
 
 interface Lendable { __knex__disposed?: unknown }
-interface Warm<C> { conn: C; since: number }
-interface Kept { warm: Warm<Lendable>[]; release(conn: Lendable): Promise<unknown> }
+interface Waiter<C> { since: number; resolve(conn: C): void; reject(e: Error): void }
+interface TarnPool {
+  max: number;
+  acquireTimeoutMillis: number;
+  numFree(): number;
+  numUsed(): number;
+  numPendingCreates(): number;
+  numPendingAcquires(): number;
+}
 interface PoolClient<C> {
   acquireConnection(): Promise<C>;
   releaseConnection(conn: C): Promise<unknown>;
   destroy(callback?: unknown): Promise<unknown>;
-  pool?: { numPendingAcquires(): number } | null;
+  pool?: TarnPool | null;
 }
 
-const WARM = Symbol('warm connections');
+const LENDER = Symbol('warm connections');
 
-/** Keeps `db`'s released connections warm (above). Lends through `lendWarm` are synchronous when one is warm. */
-export function keepConnectionsWarm(db: Knex): void {
-  const client = db.client as PoolClient<Lendable> & { [WARM]?: Kept };
-  const warm: Warm<Lendable>[] = [];
-  const acquire = client.acquireConnection.bind(client);
-  const release = client.releaseConnection.bind(client);
-  client[WARM] = { warm, release };
-  const destroy = client.destroy.bind(client);
-  let sweeping: NodeJS.Timeout | undefined;
+class Lender<C extends Lendable> {
+  /** released connections, the most recent last, and when each was released */
+  private readonly warm: C[] = [];
+  private readonly since: number[] = [];
+  private readonly waiters: Waiter<C>[] = [];
+  private sweeping: NodeJS.Timeout | undefined;
 
-  const sweep = () => {
-    const stale = Date.now() - WARM_MS;
-    // The stack's bottom was released first: the stale ones are a prefix.
-    let n = 0;
-    while (n < warm.length && warm[n].since <= stale) n++;
-    for (const { conn } of warm.splice(0, n)) void release(conn);
-    if (!warm.length) {
-      clearInterval(sweeping);
-      sweeping = undefined;
+  constructor(private readonly client: PoolClient<C>, private readonly acquire: () => Promise<C>,
+    private readonly release: (conn: C) => Promise<unknown>) {}
+
+  /** a warm connection that is not broken, if any */
+  take(): C | undefined {
+    while (this.warm.length) {
+      const conn = this.warm.pop()!;
+      this.since.pop();
+      if (!conn.__knex__disposed) return conn;
+      void this.release(conn); // the pool destroys a broken one
     }
-  };
+    return undefined;
+  }
 
-  client.acquireConnection = () => {
-    const conn = takeWarm(warm, release);
-    return conn ? Promise.resolve(conn) : acquire();
-  };
-  client.releaseConnection = (conn) => {
-    if (conn.__knex__disposed || !client.pool || client.pool.numPendingAcquires() > 0) return release(conn);
-    warm.push({ conn, since: Date.now() });
-    sweeping ??= setInterval(sweep, WARM_MS).unref();
+  lend(): Promise<C> {
+    const conn = this.take();
+    if (conn) return Promise.resolve(conn);
+    const pool = this.client.pool;
+    // Tarn when it has a connection free or room to make one (or a queue of its own to honour).
+    if (!pool || pool.numFree() > 0 || pool.numUsed() + pool.numPendingCreates() < pool.max || pool.numPendingAcquires() > 0) {
+      return this.acquire();
+    }
+    return new Promise<C>((resolve, reject) => {
+      this.waiters.push({ since: Date.now(), resolve, reject });
+      this.sweepSoon();
+    });
+  }
+
+  giveBack(conn: C): Promise<unknown> {
+    const pool = this.client.pool;
+    if (conn.__knex__disposed || !pool || pool.numPendingAcquires() > 0) {
+      const released = this.release(conn);
+      // A broken connection leaves the pool room for a new one: the first waiter gets it.
+      const waiter = conn.__knex__disposed ? this.waiters.shift() : undefined;
+      if (waiter) this.acquire().then(waiter.resolve, waiter.reject);
+      return released;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve(conn);
+    else {
+      this.warm.push(conn);
+      this.since.push(Date.now());
+      this.sweepSoon();
+    }
     return Promise.resolve();
-  };
+  }
+
+  /** Gives every warm connection back and fails every waiter, as tarn does its own when destroyed. */
+  drain(): void {
+    clearInterval(this.sweeping);
+    this.sweeping = undefined;
+    for (const conn of this.warm.splice(0)) void this.release(conn);
+    this.since.length = 0;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('The connection pool was destroyed while this waited for a connection'));
+  }
+
+  private sweepSoon(): void {
+    this.sweeping ??= setInterval(() => this.sweep(), WARM_MS / 4).unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    // The oldest are first in both lists.
+    let stale = 0;
+    while (stale < this.warm.length && this.since[stale] <= now - WARM_MS) stale++;
+    this.since.splice(0, stale);
+    for (const conn of this.warm.splice(0, stale)) void this.release(conn);
+    const timeout = this.client.pool?.acquireTimeoutMillis ?? 60_000;
+    let late = 0;
+    while (late < this.waiters.length && this.waiters[late].since <= now - timeout) late++;
+    for (const waiter of this.waiters.splice(0, late)) {
+      // tarn's refusal, in knex's words
+      waiter.reject(Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full. '
+        + 'Are you missing a .transacting(trx) call?'), { name: 'KnexTimeoutError' }));
+    }
+    if (!this.warm.length && !this.waiters.length) {
+      clearInterval(this.sweeping);
+      this.sweeping = undefined;
+    }
+  }
+}
+
+/** Keeps `db`'s released connections warm and queues its borrowers (above). */
+export function keepConnectionsWarm(db: Knex): void {
+  const client = db.client as PoolClient<Lendable> & { [LENDER]?: Lender<Lendable> };
+  const lender = new Lender(client, client.acquireConnection.bind(client), client.releaseConnection.bind(client));
+  const destroy = client.destroy.bind(client);
+  client[LENDER] = lender;
+  client.acquireConnection = () => lender.lend();
+  client.releaseConnection = (conn) => lender.giveBack(conn);
   client.destroy = (callback?: unknown) => {
-    clearInterval(sweeping);
-    sweeping = undefined;
-    for (const { conn } of warm.splice(0)) void release(conn);
+    lender.drain();
     return destroy(callback);
   };
-}
-
-function takeWarm<C extends Lendable>(warm: Warm<C>[], release: (conn: C) => Promise<unknown>): C | undefined {
-  for (let entry = warm.pop(); entry; entry = warm.pop()) {
-    if (!entry.conn.__knex__disposed) return entry.conn;
-    void release(entry.conn); // the pool destroys a broken one
-  }
-  return undefined;
 }
 
 /**
@@ -77,8 +141,7 @@ function takeWarm<C extends Lendable>(warm: Warm<C>[], release: (conn: C) => Pro
  * and already at that clock, the common case. Released through `db.client.releaseConnection`.
  */
 export function lendConnection<C>(db: Knex): C | Promise<C> {
-  const kept = (db.client as { [WARM]?: Kept })[WARM];
-  const conn = kept?.warm.length ? takeWarm(kept.warm, kept.release) : undefined;
+  const conn = (db.client as { [LENDER]?: Lender<Lendable> })[LENDER]?.take();
   if (!conn) return (db.client as PoolClient<C>).acquireConnection();
   const aligning = alignSession(conn as never);
   return aligning ? aligning.then(() => conn as C) : (conn as C);

@@ -42,26 +42,63 @@ t('a released connection is lent again, as it is, to a request and to the query 
   assert.is(await within(2000, db.transaction((trx) => backendPid(trx))), first);
 });
 
-t('whoever waits in the pool gets the connection when it is released', async () => {
+t('a borrower who finds the pool full gets the connection released, in turn', async () => {
+  const order: string[] = [];
+  let builder: Promise<unknown> | undefined;
+  let request: Promise<number> | undefined;
+  const first = await withConnection(db, async (conn) => {
+    // the pool's one connection is lent: these two wait, in this order
+    builder = db.raw('select pg_backend_pid() as pid').then((r) => { order.push('builder'); return r.rows[0].pid; });
+    await new Promise((r) => setTimeout(r, 20)); // the builder asks for its connection a few ticks after it starts
+    request = withConnection(db, async (c) => {
+      const pid = await backendPid(c);
+      order.push('request');
+      return pid;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(order, [], 'both wait while the connection is lent');
+    return backendPid(conn);
+  });
+  assert.equal(await within(500, Promise.all([builder, request])), [first, first]);
+  assert.equal(order, ['builder', 'request']);
+});
+
+t('whoever waits in the pool\'s own queue gets the connection when it is released', async () => {
   let waiting: Promise<unknown> | undefined;
+  const tarn = (db.client as { pool: Pool & { acquire(): { promise: Promise<unknown> }; release(c: unknown): boolean } }).pool;
   await withConnection(db, async (conn) => {
-    // the pool's one connection is lent: this waits in the pool's queue
-    waiting = db.raw('select 1 as one').then((r) => r); // a builder runs when it is awaited
+    waiting = tarn.acquire().promise;
     for (let i = 0; i < 50 && pool().numPendingAcquires() === 0; i++) await new Promise((r) => setTimeout(r, 10));
     assert.is(pool().numPendingAcquires(), 1);
     await conn.raw('select 1');
   });
-  assert.equal((await within(500, waiting!) as { rows: unknown[] }).rows, [{ one: 1 }]);
+  tarn.release(await within(500, waiting!));
 });
 
-t('a connection that broke is not lent again', async () => {
+t('a borrower waits no longer than the pool\'s acquire timeout', async () => {
+  (db.client as { pool: { acquireTimeoutMillis: number } }).pool.acquireTimeoutMillis = 200;
+  const refused = await withConnection(db, async () => {
+    const started = Date.now();
+    const e = await within(2000, withConnection(db, backendPid).then(() => undefined, (err: Error) => err));
+    return { e, waited: Date.now() - started };
+  });
+  assert.is(refused.e?.name, 'KnexTimeoutError');
+  assert.ok(refused.waited >= 200 && refused.waited < 1000, `waited ${refused.waited} ms`);
+  assert.type(await within(500, withConnection(db, backendPid)), 'number');
+});
+
+t('a connection that broke is not lent again: a new one serves who waited for it', async () => {
+  let waiting: Promise<number> | undefined;
   const broken = await withConnection(db, async (conn) => {
+    waiting = withConnection(db, backendPid);
     const pid = await backendPid(conn);
     // The backend ends its own session, as a database restart or a network failure would.
     await conn.raw('select pg_terminate_backend(pg_backend_pid())').catch(() => undefined);
     await conn.raw('select 1').catch(() => undefined);
     return pid;
   });
+  const waited = await within(5000, waiting!);
+  assert.ok(waited !== broken, 'a new backend serves the request that waited');
   const next = await within(5000, withConnection(db, backendPid));
   assert.ok(next !== broken, 'a new backend serves the next request');
 });
