@@ -2,8 +2,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { listenOnConnection } from './shared-cache.js';
-import { alignSession } from './clock.js';
-import { keepConnectionsWarm } from './warm-connections.js';
+import { alignedLend, keepConnectionsWarm } from './warm-connections.js';
 import './pg-row-shapes.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
@@ -44,15 +43,9 @@ export function createKnex(url: string, poolMax = 10): Knex {
 
 /** Every connection the pool lends is set to the clock of the code asking for it (runtime/clock.ts). */
 function runOnClocks(db: Knex): void {
-  const client = db.client as { acquireConnection(): Promise<pg.Client> };
+  const client = db.client as { acquireConnection(): Promise<pg.Client>; releaseConnection(conn: pg.Client): Promise<unknown> };
   const acquire = client.acquireConnection.bind(client);
-  client.acquireConnection = async () => {
-    const conn = await acquire();
-    // No await (no extra tick) for a connection already at the asking code's time: the common case.
-    const aligning = alignSession(conn as never);
-    if (aligning) await aligning;
-    return conn;
-  };
+  client.acquireConnection = async () => alignedLend(client, await acquire());
 }
 
 export { openServer, withDatabase } from './bootstrap.js';

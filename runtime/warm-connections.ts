@@ -141,8 +141,18 @@ export function keepConnectionsWarm(db: Knex): void {
  * and already at that clock, the common case. Released through `db.client.releaseConnection`.
  */
 export function lendConnection<C>(db: Knex): C | Promise<C> {
-  const conn = (db.client as { [LENDER]?: Lender<Lendable> })[LENDER]?.take();
-  if (!conn) return (db.client as PoolClient<C>).acquireConnection();
+  const client = db.client as PoolClient<C> & { [LENDER]?: Lender<Lendable> };
+  const conn = client[LENDER]?.take() as C | undefined;
+  return conn ? alignedLend(client, conn) : client.acquireConnection();
+}
+
+/** `conn`, just lent by `client`, set to the asking code's clock. If that fails the connection is given back (a
+ * broken one is then destroyed): kept, it would hold one of the pool's places for good. */
+export function alignedLend<C>(client: { releaseConnection(conn: C): Promise<unknown> }, conn: C): C | Promise<C> {
   const aligning = alignSession(conn as never);
-  return aligning ? aligning.then(() => conn as C) : (conn as C);
+  if (!aligning) return conn;
+  return aligning.then(() => conn, (e: unknown) => {
+    void client.releaseConnection(conn);
+    throw e;
+  });
 }
