@@ -7,42 +7,57 @@ import { roleScopes } from './auth.js';
 import { query } from './request-db.js';
 import { cachesFor } from './shared-cache.js';
 import { api } from './api-definition.js';
+import { andThen, type Eventually } from './eventually.js';
 
 /** Scopes every user token holds on its own behalf (spec/api.yaml user_scopes). */
 const userScopes = () => new ScopeSet(api().spec.userScopes);
 
+interface AccountRow {
+  id: string;
+  parent_id: string | null;
+}
+
+interface MemberRow {
+  account_id: string;
+  role: string;
+  permissions: string[];
+}
+
 export class Access {
-  private readonly cache = new Map<string, Promise<ScopeSet | null>>();
+  /** per account: the scopes held (null: not visible), or their lookup while it runs */
+  private readonly known = new Map<string, Eventually<ScopeSet | null>>();
   constructor(private readonly db: Knex, readonly principal: Principal) {}
 
-  /** Scopes the principal holds on the account, or null when it cannot see it at all. */
-  scopesOn(accountId: string): Promise<ScopeSet | null> {
-    let hit = this.cache.get(accountId);
-    if (!hit) {
-      hit = this.lookup(accountId);
-      this.cache.set(accountId, hit);
-    }
-    return hit;
+  /** Scopes the principal holds on the account, or null when it cannot see it at all. Answered at once when they are
+   * known (this request looked them up before, or the process's cache holds what they come from). */
+  scopesOn(accountId: string): Eventually<ScopeSet | null> {
+    const known = this.known.get(accountId);
+    if (known !== undefined) return known;
+    const found = this.lookup(accountId);
+    this.known.set(accountId, found);
+    if (found instanceof Promise) found.then((held) => this.known.set(accountId, held), () => {});
+    return found;
   }
 
-  private async lookup(accountId: string): Promise<ScopeSet | null> {
+  private lookup(accountId: string): Eventually<ScopeSet | null> {
     const p = this.principal;
-    // Cached per process until accounts or team members change (runtime/shared-cache.ts).
-    const visibility = cachesFor(this.db).topics.visibility;
     if (p.kind === 'api_key' || p.kind === 'client') {
-      const row = await visibility.load(`account:${accountId}`, async () =>
-        (await query(this.db, 'select id, parent_id from accounts where id = $1', [accountId]))[0] ?? null);
-      if (!row || (row.id !== p.accountId && row.parent_id !== p.accountId)) return null;
-      return p.keyScopes ?? ScopeSet.none;
+      // Cached per process until accounts or team members change (runtime/shared-cache.ts).
+      const row = cachesFor(this.db).topics.visibility.load(`account:${accountId}`, async (): Promise<AccountRow | null> =>
+        (await query<AccountRow>(this.db, 'select id, parent_id from accounts where id = $1', [accountId]))[0] ?? null);
+      const keyScopes = (found: AccountRow | null) =>
+        !found || (found.id !== p.accountId && found.parent_id !== p.accountId) ? null : p.keyScopes ?? ScopeSet.none;
+      return andThen(row, keyScopes);
     }
-    const rows = await this.memberRows(accountId);
-    if (rows.length === 0) return null;
-    return rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
+    const members = this.memberRows(accountId);
+    const memberScopes = (rows: MemberRow[]) => rows.length === 0 ? null
+      : rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
+    return andThen(members, memberScopes);
   }
 
   /** A user's active team memberships giving it the account: on the account itself, or on its parent (a team member
    * of an account also acts on that account's connected accounts). Cached per process like the scopes. */
-  private memberRows(accountId: string): Promise<{ account_id: string; role: string; permissions: string[] }[]> {
+  private memberRows(accountId: string): Eventually<MemberRow[]> {
     const userId = this.principal.userId!;
     return cachesFor(this.db).topics.visibility.load(`member:${userId}:${accountId}`, () => query(this.db, `select tm.account_id,
       tm.role, tm.permissions from team_members tm join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
@@ -55,16 +70,19 @@ export class Access {
     return (await this.memberRows(accountId)).some((m) => m.account_id === accountId && roles.includes(m.role));
   }
 
-  /** 404 when the account is not visible; 403 when a scope is missing. */
-  async require(accountId: string, scopes: readonly string[], param?: string): Promise<void> {
-    const held = await this.scopesOn(accountId);
-    if (!held) throw notFound('account', accountId, param);
-    const missing = scopes.filter((s) => !held.has(s));
-    if (missing.length) throw forbidden(`This credential lacks the ${missing.join(', ')} permission on ${accountId}`);
+  /** 404 when the account is not visible; 403 when a scope is missing. Without a promise when the scopes are known. */
+  require(accountId: string, scopes: readonly string[], param?: string): Eventually<void> {
+    const held = this.scopesOn(accountId);
+    const check = (found: ScopeSet | null) => {
+      if (!found) throw notFound('account', accountId, param);
+      const missing = scopes.filter((s) => !found.has(s));
+      if (missing.length) throw forbidden(`This credential lacks the ${missing.join(', ')} permission on ${accountId}`);
+    };
+    return andThen(held, check);
   }
 
-  async has(accountId: string, scope: string): Promise<boolean> {
-    return (await this.scopesOn(accountId))?.has(scope) ?? false;
+  has(accountId: string, scope: string): Eventually<boolean> {
+    return andThen(this.scopesOn(accountId), (held) => held?.has(scope) ?? false);
   }
 
   /** Whether the principal holds a scope without naming an account (user-level, or an API key's own). */

@@ -214,7 +214,8 @@ export function createApp(options: AppOptions): App {
     }
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
-      const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+      const caller = authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+      const principal = caller instanceof Promise ? await caller : caller;
       ctx.state.principal = principal;
       checkCorsOrigin(ctx, principal);
       await options.rateLimits?.consume(ctx, principal);

@@ -7,6 +7,7 @@ import { query } from './request-db.js';
 import { ScopeSet, type Principal } from './principal.js';
 import { cachesFor } from './shared-cache.js';
 import { api } from './api-definition.js';
+import { andThen, type Eventually } from './eventually.js';
 
 export interface Statement {
   effect: 'allow' | 'deny';
@@ -38,7 +39,8 @@ function ipAllowed(allowlist: string[], ip: string): boolean {
 
 const isPast = (ts: string | null) => ts !== null && Date.parse(ts) <= Date.now();
 
-export async function authenticate(db: Knex, header: string | undefined, ip: string): Promise<Principal> {
+/** The caller the Authorization header names. Without a promise when its credential is cached (runtime/shared-cache.ts). */
+export function authenticate(db: Knex, header: string | undefined, ip: string): Eventually<Principal> {
   if (!header) throw unauthenticated('No credentials: send Authorization: Bearer <API key or user token>, or a client id');
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
   if (!bearer) {
@@ -46,42 +48,54 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     if (/^(sk|utok)_/.test(header.trim())) {
       throw unauthenticated(`Send ${header.trim().startsWith('sk_') ? 'an API key' : 'a user token'} as Authorization: Bearer <secret>; without Bearer the header is read as a client id`);
     }
-    const clientId = header.trim();
-    // Unknown ids are not kept: a new account's client id must work at once.
-    const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,
-      async () => (await query(db, 'select id, allowed_origins, clock_id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
-    if (!account) throw unauthenticated('Unknown client id');
-    return {
-      kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null,
-      allowedOrigins: account.allowed_origins, clockId: account.clock_id,
-    };
+    return clientCaller(db, header.trim());
   }
   const secret = bearer[1];
-  if (secret.startsWith('sk_')) {
-    const hash = hashSecret(secret);
-    const credentials = cachesFor(db).topics.credentials;
-    const key = await credentials.load(`sk:${hash}`, () => loadApiKey(db, hash), Boolean);
+  if (secret.startsWith('sk_')) return apiKeyCaller(db, secret, ip);
+  if (secret.startsWith('utok_')) return userTokenCaller(db, secret);
+  throw unauthenticated('Unknown credential: API keys start with sk_ and user tokens with utok_');
+}
+
+function clientCaller(db: Knex, clientId: string): Eventually<Principal> {
+  // Unknown ids are not kept: a new account's client id must work at once.
+  const account = cachesFor(db).topics.credentials.load(`client:${clientId}`,
+    async () => (await query(db, 'select id, allowed_origins, clock_id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
+  return andThen(account, (found): Principal => {
+    if (!found) throw unauthenticated('Unknown client id');
+    return {
+      kind: 'client', credentialId: clientId, accountId: found.id, userId: null, keyScopes: null, versionPin: null,
+      allowedOrigins: found.allowed_origins, clockId: found.clock_id,
+    };
+  });
+}
+
+function apiKeyCaller(db: Knex, secret: string, ip: string): Eventually<Principal> {
+  const hash = hashSecret(secret);
+  const credentials = cachesFor(db).topics.credentials;
+  return andThen(credentials.load(`sk:${hash}`, () => loadApiKey(db, hash), Boolean), (key) => {
     if (!key) throw unauthenticated('Unknown API key');
     if (key.revoked_at) throw unauthenticated('This API key has been revoked');
     if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
     if (!ipAllowed(key.ip_allowlist, ip)) throw unauthenticated(`This API key may not be used from ${ip}`);
     // Use is recorded at minute resolution: most requests skip the write, and its await, entirely.
-    if (key.lastUsedMs === null || Date.now() - key.lastUsedMs >= 60_000) {
-      await touchLastUsed(db, key.id);
+    if (key.lastUsedMs !== null && Date.now() - key.lastUsedMs < 60_000) return keyPrincipal(key);
+    return touchLastUsed(db, key.id).then(() => {
       credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, lastUsedMs: Date.now() }));
-    }
-    return keyPrincipal(key);
-  }
-  if (secret.startsWith('utok_')) {
-    const hash = hashSecret(secret);
-    const token = await cachesFor(db).topics.credentials.load(`utok:${hash}`, async () =>
-      (await query(db, 'select id, user_id, expires_at, revoked_at from user_tokens where secret_hash = $1', [hash]))[0] ?? null, Boolean);
-    if (!token) throw unauthenticated('Unknown user token');
-    if (token.revoked_at) throw unauthenticated('This user token has been revoked');
-    if (isPast(token.expires_at)) throw unauthenticated('This user token has expired');
-    return { kind: 'user_token', credentialId: token.id, accountId: null, userId: token.user_id, keyScopes: null, versionPin: null };
-  }
-  throw unauthenticated('Unknown credential: API keys start with sk_ and user tokens with utok_');
+      return keyPrincipal(key);
+    });
+  });
+}
+
+function userTokenCaller(db: Knex, secret: string): Eventually<Principal> {
+  const hash = hashSecret(secret);
+  const token = cachesFor(db).topics.credentials.load(`utok:${hash}`, async () =>
+    (await query(db, 'select id, user_id, expires_at, revoked_at from user_tokens where secret_hash = $1', [hash]))[0] ?? null, Boolean);
+  return andThen(token, (found): Principal => {
+    if (!found) throw unauthenticated('Unknown user token');
+    if (found.revoked_at) throw unauthenticated('This user token has been revoked');
+    if (isPast(found.expires_at)) throw unauthenticated('This user token has expired');
+    return { kind: 'user_token', credentialId: found.id, accountId: null, userId: found.user_id, keyScopes: null, versionPin: null };
+  });
 }
 
 interface ApiKeyRow {

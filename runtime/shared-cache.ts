@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { Eventually } from './eventually.js';
 
 export type Topic = 'credentials' | 'visibility' | 'reference';
 export const TOPICS: readonly Topic[] = ['credentials', 'visibility', 'reference'];
@@ -43,15 +44,18 @@ export class TopicCache {
     this.entries.set(key, { value, expires: Date.now() + TTL_MS });
   }
 
-  /** The cached value, or the loader's, kept unless `keep` says not to (e.g. an unknown credential). */
-  async load<V>(key: string, loader: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+  /** The cached value, or the loader's, kept unless `keep` says not to (e.g. an unknown credential). A hit is
+   * answered as it is, not in a promise: every request reads several entries, and a promise and its await per read
+   * were most of what a hit cost. */
+  load<V>(key: string, loader: () => Promise<V>, keep: (value: V) => boolean = () => true): Eventually<V> {
     if (!this.live()) return loader();
     const hit = this.get(key);
     if (hit) return hit.value as V;
     const before = this.generation;
-    const value = await loader();
-    if (before === this.generation && this.live() && keep(value)) this.set(key, value);
-    return value;
+    return loader().then((value) => {
+      if (before === this.generation && this.live() && keep(value)) this.set(key, value);
+      return value;
+    });
   }
 
   /** Replaces a cached value the process itself changed (e.g. a key's last use), if it is still cached. */

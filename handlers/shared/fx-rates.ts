@@ -6,19 +6,20 @@ import type { Knex } from 'knex';
 import { currencyDecimals } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 import { cachesFor } from '../../runtime/shared-cache.js';
+import { andThen, type Eventually } from '../../runtime/eventually.js';
 
 export const RATE_SCALE = 100_000_000n; // 10^8
 
 const RATES = 'select currency, usd_rate_e8 from fx_rates order by currency';
 
 /** currency (lowercase) -> USD per unit, times 10^8, in the table's order. Shared between requests: never change it. */
-export const usdRates = (db: Knex): Promise<ReadonlyMap<string, bigint>> =>
+export const usdRates = (db: Knex): Eventually<ReadonlyMap<string, bigint>> =>
   cachesFor(db).topics.reference.load(RATES, async () =>
     new Map((await query<{ currency: string; usd_rate_e8: string }>(db, RATES, [])).map((r) => [r.currency, BigInt(r.usd_rate_e8)])));
 
 /** The currency's USD rate times 10^8; undefined when the table has no rate for it. */
-export const usdRateOf = async (db: Knex, currency: string): Promise<bigint | undefined> =>
-  (await usdRates(db)).get(currency.toLowerCase());
+export const usdRateOf = (db: Knex, currency: string): Eventually<bigint | undefined> =>
+  andThen(usdRates(db), (rates) => rates.get(currency.toLowerCase()));
 
 /** n / d rounded half up (halves away from zero), d > 0. */
 export function divideHalfUp(n: bigint, d: bigint): bigint {

@@ -4,10 +4,11 @@
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { cachesFor } from '../../runtime/shared-cache.js';
+import type { Eventually } from '../../runtime/eventually.js';
 import type { Tables } from '../../generated/rows.js';
 import type { EconomicIntelligenceOffer } from '../../generated/types.js';
 
-const cachedRows = <Row>(sql: string) => (db: Knex): Promise<readonly Row[]> =>
+const cachedRows = <Row>(sql: string) => (db: Knex): Eventually<readonly Row[]> =>
   cachesFor(db).topics.reference.load(sql, () => query<Row>(db, sql, []));
 
 export const rewardMilestones = cachedRows<Tables['reward_milestones']>('select * from reward_milestones order by threshold_usd');

@@ -40,10 +40,12 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     // A success body is written with this version's compiled serialiser (only the schema's fields).
     const serialize = api().serializers[op.id]?.[version];
     const call: OperationCall = { op, at, version, db: state.db ?? pool, principal, request: ctx, serialize };
-    const sent = await validatedInput(call, { params, query: ctx.query, body: () => requestJsonBody(ctx) });
+    const validated = validatedInput(call, { params, query: ctx.query, body: () => requestJsonBody(ctx) });
+    const sent = validated instanceof Promise ? await validated : validated;
     const input = upgradedInput(call, sent);
     const access = new Access(call.db, principal);
-    await checkScopes(call, access, input);
+    const checked = checkScopes(call, access, input);
+    if (checked instanceof Promise) await checked;
     const idempotencyKey = idempotencyKeyOf(call, ctx.get('Idempotency-Key'), input);
     const outcome = await runInTransaction(call, access, input, sent, idempotencyKey, ctx);
     if (outcome.replayed) {

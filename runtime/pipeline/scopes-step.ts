@@ -5,21 +5,25 @@ import type { OperationDefinition } from '../operation.js';
 import { whenInstalled } from '../api-definition.js';
 import { inCallersNames } from './callers-names.js';
 import type { OperationCall, OperationInput } from './operation-call.js';
+import type { Eventually } from '../eventually.js';
 
 let userScopes: ReadonlySet<string> = new Set();
 whenInstalled(({ spec }) => {
   userScopes = new Set(spec.userScopes);
 });
 
-export async function checkScopes({ op, at }: OperationCall, access: Access, input: OperationInput): Promise<void> {
+/** Without a promise when the scopes are known (runtime/access.ts). */
+export function checkScopes({ op, at }: OperationCall, access: Access, input: OperationInput): Eventually<void> {
+  const named = (e: unknown) => inCallersNames(e, at.olderNames);
   try {
-    await requireScopes(op, access, input);
+    const checked = requireScopes(op, access, input);
+    return checked instanceof Promise ? checked.catch((e) => { throw named(e); }) : checked;
   } catch (e) {
-    throw inCallersNames(e, at.olderNames);
+    throw named(e);
   }
 }
 
-async function requireScopes({ account, scopes }: OperationDefinition, access: Access, input: OperationInput): Promise<void> {
+function requireScopes({ account, scopes }: OperationDefinition, access: Access, input: OperationInput): Eventually<void> {
   if (account) {
     const accountId = (input[account.from] as Record<string, unknown> | undefined)?.[account.name];
     if (typeof accountId === 'string') return access.require(accountId, scopes, account.name);
