@@ -10,6 +10,7 @@
 // ended), and before the pool is destroyed. A borrower waits in our queue no longer than tarn's acquire timeout.
 import type { Knex } from 'knex';
 import { alignSession } from './clock.js';
+import type { Eventually } from './eventually.js';
 
 /** how long a connection may sit warm, unused, before it goes back to the pool (whose idle reaping then applies) */
 const WARM_MS = 1000;
@@ -140,7 +141,7 @@ export function keepConnectionsWarm(db: Knex): void {
  * A connection of `db` for the code asking, set to its clock (runtime/clock.ts): without a promise when one is warm
  * and already at that clock, the common case. Released through `db.client.releaseConnection`.
  */
-export function lendConnection<C>(db: Knex): C | Promise<C> {
+export function lendConnection<C>(db: Knex): Eventually<C> {
   const client = db.client as PoolClient<C> & { [LENDER]?: Lender<Lendable> };
   const conn = client[LENDER]?.take() as C | undefined;
   return conn ? alignedLend(client, conn) : client.acquireConnection();
@@ -148,7 +149,7 @@ export function lendConnection<C>(db: Knex): C | Promise<C> {
 
 /** `conn`, just lent by `client`, set to the asking code's clock. If that fails the connection is given back (a
  * broken one is then destroyed): kept, it would hold one of the pool's places for good. */
-export function alignedLend<C>(client: { releaseConnection(conn: C): Promise<unknown> }, conn: C): C | Promise<C> {
+export function alignedLend<C>(client: { releaseConnection(conn: C): Promise<unknown> }, conn: C): Eventually<C> {
   const aligning = alignSession(conn as never);
   if (!aligning) return conn;
   return aligning.then(() => conn, (e: unknown) => {
