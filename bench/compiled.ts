@@ -29,7 +29,7 @@ export async function compileBenchEntries(dir: string, entries: string[], readab
     await build({ ...commonJsOptions(`bench/${entry}`, out), ...readable });
     const name = entry.replace(/\.ts$/, '');
     const runner = join(out, 'bench', `${name}.cjs`);
-    writeFileSync(runner, codeCacheRunner(relative(join(out, 'bench'), join(projectRoot, 'bin', 'code-cache.cjs')), `${name}.bundle.cjs`));
+    writeFileSync(runner, codeCacheRunner(relative(join(out, 'bench'), join(projectRoot, 'bin', 'code-cache.cjs')), join(out, 'bench', `${name}.bundle.cjs`)));
     files.set(entry, runner);
   }
   return files;

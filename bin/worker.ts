@@ -3,7 +3,7 @@
 // processes started with RUN_WORKER=false (or not). It does not migrate: `npm start` does, once, so the database
 // must already be at this code's migrations. SIGTERM or SIGINT lets running jobs finish, then exits.
 import { createKnex } from '../runtime/db.js';
-import { pendingMigrations } from '../runtime/migrate.js';
+import { pendingMigrations } from '../runtime/migration-source.js';
 import { createLogger } from '../runtime/logger.js';
 import { startWorker, type RunningWorker } from '../runtime/worker.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';

@@ -1,33 +1,9 @@
 // Applies graphile-worker's own schema, the runtime's tables (runtime/migrations/) and an API's knex migrations.
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { runMigrations, Logger } from 'graphile-worker';
-import { codeFile } from './project-root.js';
-import { MIGRATIONS_DIR, migrationNames } from './migration-files.js';
-import { runtimeMigrations } from './migrations/index.js';
-
-/** This project's migrations/ predate the runtime's own set and make those tables in their own numbered steps (with
- * the columns only that API has), so the set does not run before them: its tables would be there first and the
- * API's step creating them would fail. Every other API's migrations (examples/library) come after the set. */
-const makesRuntimeTables = (dir: string): boolean => resolve(dir) === resolve(MIGRATIONS_DIR);
-
-/** The migrations in `dir`: this project's migrations/ unless another API (examples/library) names its own. */
-const migrationsIn = (dir: string): Knex.MigrationSource<string> => {
-  const runtime = makesRuntimeTables(dir) ? [] : [...runtimeMigrations.keys()];
-  return {
-    async getMigrations() {
-      return [...runtime, ...migrationNames(dir)];
-    },
-    getMigrationName: (name) => name,
-    async getMigration(name) {
-      return runtimeMigrations.get(name) ?? import(pathToFileURL(join(dir, codeFile(name.replace(/\.ts$/, '')))).href);
-    },
-  };
-};
-
-const migrationSource = migrationsIn(MIGRATIONS_DIR);
+import { MIGRATIONS_DIR } from './migration-files.js';
+import { migrationsIn } from './migration-source.js';
 
 export async function migrate(db: Knex, connectionString: string, dir = MIGRATIONS_DIR): Promise<void> {
   await oneAtATime(connectionString, async () => {
@@ -71,12 +47,6 @@ async function planAddJobsPerCall(db: Knex): Promise<void> {
       where oid = 'graphile_worker.add_jobs(graphile_worker.job_spec[], boolean)'::regprocedure`);
     if (!rows[0]?.set) await trx.raw('alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan');
   });
-}
-
-/** Migrations of this code not yet applied to the database (a process that does not migrate checks this). */
-export async function pendingMigrations(db: Knex): Promise<string[]> {
-  const [, pending] = await db.migrate.list({ migrationSource }) as [unknown[], { file: string }[] | string[]];
-  return pending.map((m) => (typeof m === 'string' ? m : m.file));
 }
 
 function silentLogger(): Logger {

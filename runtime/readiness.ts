@@ -4,7 +4,7 @@
 // draining answers 503 on /ready so that a balancer stops sending it new requests while it finishes the old ones.
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { pendingMigrations } from './migrate.js';
+import { pendingMigrations } from './migration-source.js';
 import { answerJson } from './pipeline/json-answer.js';
 
 export type CheckResult = 'ok' | string;

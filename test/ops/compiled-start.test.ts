@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { freePort, startApiCluster } from '../helpers/processes.js';
 import { projectRoot } from '../../runtime/project-root.js';
 import { distIsStale, DIST } from '../../bin/dist-sources.mjs';
+import { codeCacheRunner } from '../../bin/build.mjs';
 import { startTestS3 } from '../storage/s3-server.js';
 import { skip } from '../helpers/skip.js';
 
@@ -111,6 +112,30 @@ t('a package loaded on demand (the S3 store\'s SDK) loads in a process compiled 
 t('the bundle holds no import(), which a process compiled from the code cache could not run', () => {
   const bundle = readFileSync(join(DIST, 'bin', 'api-process.bundle.cjs'), 'latin1');
   assert.not.match(bundle, /\bimport\((?!\))/);
+});
+
+t('the bundle holds one mime table, whose extension maps are filled on first use, not at every start', () => {
+  // bin/build.mjs: koa's `accepts` brings an older mime-types (and mime-db) of its own; the bundle holds the newer one
+  // alone, and mime-types fills its maps when they are first read instead of as it loads.
+  const sources: string[] = JSON.parse(readFileSync(join(DIST, 'bin', 'api-process.bundle.cjs.map'), 'utf8')).sources;
+  assert.equal(sources.filter((s) => s.endsWith('mime-db/db.json')).map((s) => s.replace(/^(\.\.\/)+/, '')), ['node_modules/mime-db/db.json']);
+  assert.equal(sources.filter((s) => s.endsWith('mime-types/index.js')).map((s) => s.replace(/^(\.\.\/)+/, '')), ['node_modules/mime-types/index.js']);
+  const bundle = readFileSync(join(DIST, 'bin', 'api-process.bundle.cjs'), 'latin1');
+  assert.match(bundle, /Object\.defineProperty\(\w+,"extensions",\{enumerable:!0,configurable:!0,get:function\(\)\{return \w+\(\)\.extensions\}\}\)/,
+    'the maps are read through a getter that fills them');
+});
+
+t('the runner reads an ASCII bundle as Latin-1 and any other as UTF-8, settled when it is written', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runner-'));
+  try {
+    writeFileSync(join(dir, 'ascii.bundle.cjs'), '(function () { return "plain"; });');
+    writeFileSync(join(dir, 'utf8.bundle.cjs'), '(function () { return "caf\u00e9"; });');
+    assert.match(codeCacheRunner('./code-cache.cjs', join(dir, 'ascii.bundle.cjs')), /join\(__dirname, "ascii\.bundle\.cjs"\), "latin1"\);/);
+    assert.match(codeCacheRunner('./code-cache.cjs', join(dir, 'utf8.bundle.cjs')), /join\(__dirname, "utf8\.bundle\.cjs"\), "utf8"\);/);
+    assert.match(readFileSync(join(DIST, 'bin', 'api-process.cjs'), 'utf8'), /"latin1"\);/, 'the server\'s bundle is ASCII');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 t('a bad setting checked after the fork stops npm start and the API processes it had started', async () => {
