@@ -1,7 +1,7 @@
 // The migrations knex applies and lists: the runtime's own set and an API's migrations/, by the names the database
 // records. Its own module, without graphile-worker: an API process lists what is pending for its GET /ready
-// (runtime/readiness.ts), and graphile-worker with what it loads (graphile-config, cosmiconfig, a YAML parser,
-// child_process, ...) was ~15 ms of every API process's start, before its first answer, when it came with this list.
+// (runtime/readiness.ts), and with this list came graphile-worker and what it loads (graphile-config, cosmiconfig,
+// a YAML parser, child_process, ...), before the process's first answer instead of when its worker starts.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
