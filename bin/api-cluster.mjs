@@ -35,12 +35,11 @@ export const API_PROCESS_NODE_FLAGS = ['--max-semi-space-size=8', '--no-memory-r
  * @param {string | undefined} boot
  */
 export function setUpApiCluster(exec, boot) {
-  // Each process accepts from the shared socket (SCHED_NONE) rather than the primary accepting and handing each
-  // connection over (round robin): a connection handed to a process that is killed before it takes it is never
-  // answered nor closed (the primary keeps it; the client waits for its own timeout, 300 s for fetch), while a
-  // connection the kernel still holds is simply accepted by a live process. NODE_CLUSTER_SCHED_POLICY=rr chooses
-  // round robin anyway (more even spreading under some loads). Set before the first fork, which fixes it.
-  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
+  // Each process accepts from the socket the primary shares with it (bin/listen-socket.ts) rather than the primary
+  // accepting and handing each connection over (the cluster module's round robin): a connection handed to a process
+  // that is killed before it takes it is never answered nor closed (the primary keeps it; the client waits for its own
+  // timeout, 300 s for fetch), while a connection the kernel still holds is simply accepted by a live process.
+  // NODE_CLUSTER_SCHED_POLICY=rr, read by the cluster module itself, chooses round robin anyway (bin/start.ts).
   const execArgv = [...process.execArgv, ...API_PROCESS_NODE_FLAGS];
   cluster.setupPrimary(boot ? { exec: boot, args: [exec], execArgv } : { exec, execArgv });
 }

@@ -119,7 +119,7 @@ export function commonJsOptions(entry, outdir) {
  * @param {string} codeCacheModule @param {string} bundlePath */
 export function codeCacheRunner(codeCacheModule, bundlePath) {
   const encoding = isAscii(readFileSync(bundlePath)) ? 'latin1' : 'utf8';
-  return `require(${JSON.stringify(codeCacheModule)}).runWithCodeCache(require('node:path').join(__dirname, ${JSON.stringify(basename(bundlePath))}), ${JSON.stringify(encoding)});\n`;
+  return `module.exports = require(${JSON.stringify(codeCacheModule)}).runWithCodeCache(require('node:path').join(__dirname, ${JSON.stringify(basename(bundlePath))}), ${JSON.stringify(encoding)});\n`;
 }
 
 /** Builds into a fresh directory and swaps it in, so a process starting meanwhile never loads half a bundle. */

@@ -1,10 +1,11 @@
 // Runs a CommonJS bundle (bin/build.mjs) compiled from V8's code cache, kept beside it as <file>.v8cache: parsing and
 // compiling the API process's ~5 MB bundle took ~200 ms of every start, reading compiled code from the cache ~50.
 // The cache is written by the first process that runs without one (or whose cache V8 rejects: another Node version
-// or other V8 flags), once the bundle's modules have run, so it holds the functions their loading compiled too.
+// or other V8 flags), once the bundle's modules have run, so it holds the functions their loading compiled too, and
+// again once a process has served its first request.
 // CommonJS itself, so that the process it starts never initialises the ES module loader.
 'use strict';
-const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname } = require('node:path');
 const vm = require('node:vm');
@@ -13,7 +14,8 @@ const vm = require('node:vm');
 const REWRITE_AFTER_FIRST_REQUEST = Symbol.for('commerce-platform.code-cache.rewrite-after-first-request');
 
 /** @param {string} file the bundle's absolute path @param {'latin1' | 'utf8'} encoding how its text is read: latin1
- * when it is ASCII (bin/build.mjs settles which when it writes the runner) */
+ * when it is ASCII (bin/build.mjs settles which when it writes the runner)
+ * @returns {unknown} the bundle's exports */
 function runWithCodeCache(file, encoding) {
   const cacheFile = `${file}.v8cache`;
   let cachedData;
@@ -30,16 +32,23 @@ function runWithCodeCache(file, encoding) {
   });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
+  // The functions a request runs are compiled when the first request runs them, after the cache is first written:
+  // the cache is marked partial until a process that runs from it has served one and written it again (bin/api-process.ts
+  // calls the rewrite), so that later starts answer their first request from compiled code too. The process that wrote
+  // it may never serve (`npm start`'s warm-up server hands over to its API process, which then runs from its cache).
+  const partial = `${cacheFile}.partial`;
   if (!cachedData || script.cachedDataRejected) {
+    writeAtomically(partial, Buffer.alloc(0));
     writeAtomically(cacheFile, script.createCachedData());
-    // The functions a request runs are compiled when the first request runs them, after the cache above was written:
-    // the process writes it again once it has served one (bin/api-process.ts calls this), so that the next start
-    // answers its first request from compiled code too. Once, and only by a process that wrote the cache.
-    globalThis[REWRITE_AFTER_FIRST_REQUEST] = () => {
-      delete globalThis[REWRITE_AFTER_FIRST_REQUEST];
-      writeAtomically(cacheFile, script.createCachedData());
-    };
+  } else if (!existsSync(partial)) {
+    return module.exports;
   }
+  globalThis[REWRITE_AFTER_FIRST_REQUEST] = () => {
+    delete globalThis[REWRITE_AFTER_FIRST_REQUEST];
+    rmSync(partial, { force: true });
+    writeAtomically(cacheFile, script.createCachedData());
+  };
+  return module.exports;
 }
 
 /** An ASCII file read as Latin-1 is a one-byte string, ~3x faster to make than from UTF-8. */

@@ -3,9 +3,11 @@
 // step. Development and tests run the TypeScript directly with tsx (`npx tsx bin/start.ts`).
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import cluster from 'node:cluster';
 import { DIST, distIsStale, root } from './dist-sources.mjs';
 import { apiBootFile, setUpApiCluster } from './api-cluster.mjs';
+import { preloadApiBundle } from './warm-up-load.mjs';
 
 const entry = process.argv[2];
 if (entry !== 'start' && entry !== 'worker' && entry !== 'cli') {
@@ -25,4 +27,8 @@ if (distIsStale()) {
   const { buildDist } = await import('./build.mjs');
   await buildDist();
 }
+// With DATABASE_URL the primary answers the first requests itself (bin/warm-up.ts): its code loads now, before the
+// primary's own.
+const runner = join(DIST, 'bin', 'api-process.cjs');
+if (entry === 'start' && process.env.DATABASE_URL && existsSync(runner)) preloadApiBundle(runner);
 await import(pathToFileURL(join(DIST, 'bin', `${entry}.js`)).href);

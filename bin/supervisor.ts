@@ -1,19 +1,22 @@
-// N API processes under node's cluster module: they share the listening socket and accept connections from it
-// themselves, and one that dies is replaced. Nothing they need from each other lives in a process: all state is in
-// PostgreSQL.
+// N API processes under node's cluster module: they share the listening socket (bin/listen-socket.ts, sent to each
+// with its database) and accept connections from it themselves, and one that dies is replaced. Nothing they need from
+// each other lives in a process: all state is in PostgreSQL.
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from 'pino';
 import { answerMetricsRequests } from './metrics-aggregator.js';
 import { LOAD_MESSAGE, setUpApiCluster } from './api-cluster.mjs';
+import type { ListenSocket, SocketHandle } from './listen-socket.js';
 
-/** What an API process (bin/api-process.ts) tells the primary. */
+/** What an API process (bin/api-process.ts) tells the primary. `listen-socket` comes with the process's copy of the
+ * listening socket, asked for by `give-listen-socket`. */
 export type ApiProcessMessage =
   | { type: 'awaiting-database' }
   | { type: 'listening'; url: string }
+  | { type: 'listen-socket' }
   | { type: 'failed'; message: string };
 
-/** The primary's answer to `awaiting-database`: the migrated database to serve. */
-export type DatabaseMessage = { type: 'database'; url: string };
+/** What the primary tells an API process: its answer to `awaiting-database`, the migrated database to serve, comes
+ * with the listening socket to accept from; `give-listen-socket` asks for a copy of it back. */
+export type PrimaryMessage = { type: 'database'; url: string } | { type: 'give-listen-socket' };
 
 export interface SupervisorOptions {
   count: number;
@@ -24,8 +27,13 @@ export interface SupervisorOptions {
   boot?: string;
   /** the database's URL once it is migrated; a process loads its code meanwhile, then asks for it */
   database: Promise<string>;
-  /** the primary's logger: asked for when a process exits, which is never before the primary has made it */
-  logger(): Logger;
+  /** the first processes load their code once this settles (default: at once) */
+  loadAfter?: Promise<unknown>;
+  /** the socket every process accepts from, sent with the database; null: each listens on PORT through the cluster
+   * module (NODE_CLUSTER_SCHED_POLICY=rr: the primary accepts and hands connections out round robin) */
+  listen: ListenSocket | null;
+  /** where the primary logs: asked for when a process exits */
+  logger(): { warn(details: object, message: string): void };
   /** each time an API process starts listening (the first ones and every replacement) */
   onListening?(pid: number, url: string): void;
   /** how long a process may take to finish its requests after SIGTERM before it is killed */
@@ -62,13 +70,19 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
     const child = early.shift() ?? cluster.fork();
     live.add(child);
     let listening = false;
-    child.on('message', (message: ApiProcessMessage) => {
+    const send = (message: PrimaryMessage, handle?: SocketHandle) => { if (child.isConnected()) child.send(message, handle as never); };
+    child.on('message', (message: ApiProcessMessage, handle: SocketHandle | undefined) => {
       if (answerMetrics(child, message)) return;
       if (message.type === 'awaiting-database') {
         // Asked, not pushed: a message sent before the process listens for it would be lost.
-        void options.database.then((url) => { if (child.isConnected()) child.send({ type: 'database', url } satisfies DatabaseMessage); });
+        void options.database.then((url) => send({ type: 'database', url }, options.listen?.handle));
+      } else if (message.type === 'listen-socket' && handle) {
+        options.listen?.keep(handle);
       } else if (message.type === 'listening') {
         listening = true;
+        // The primary's own copy is lent to its warm-up server (bin/warm-up.ts), which closes it when it stops: the
+        // primary keeps this process's copy instead, for the processes after it.
+        if (options.listen?.lent) send({ type: 'give-listen-socket' });
         retryMs = FIRST_RETRY_MS;
         options.onListening?.(child.process.pid!, message.url);
         if (!isReady && ++started === options.count) {
@@ -80,7 +94,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
         rejectReady(new Error(message.message));
       }
     });
-    if (options.boot) child.send(LOAD_MESSAGE);
+    if (options.boot) void (options.loadAfter ?? Promise.resolve()).then(() => { if (child.isConnected()) child.send(LOAD_MESSAGE); });
     child.on('exit', (code, signal) => {
       live.delete(child);
       if (stopping) return;

@@ -4,6 +4,7 @@
 // nor the handlers the demo seed uses: measured, ~190 ms of the primary's CPU while the API processes load beside
 // it (two cores). Any doubt answers false and the full path runs, which applies what is missing or says what is wrong.
 import pg from 'pg';
+import type { Knex } from 'knex';
 import { migrations as workerMigrationFiles } from 'graphile-worker/dist/generated/sql.js';
 import { migrationNames } from './migration-files.js';
 
@@ -27,22 +28,44 @@ export interface DatabaseState {
   autovacuum: boolean | null;
 }
 
+type Query = (sql: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
 export async function databaseState(url: string): Promise<DatabaseState> {
-  const names = migrationNames();
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
-    const { rows: [row] } = await client.query(CURRENT, [names]);
-    const current = row.applied === names.length && row.recorded === names.length && row.worker_revision === WORKER_REVISION
-      && row.add_jobs_planned === true && row.seeded === true;
-    return { current, autovacuum: row.autovacuum };
+    return await stateThrough((sql, params) => client.query(sql, params));
   } catch {
-    // a table missing (a new database), or the database unreachable: the full path says which. A new database is
-    // where the setting matters most, so it is still asked for (only on this path: a current one answered above).
-    const autovacuum = await client.query("select current_setting('autovacuum') = 'on' as on")
-      .then(({ rows: [row] }) => row.on as boolean, () => null);
-    return { current: false, autovacuum };
+    return { current: false, autovacuum: null }; // unreachable: the full path says why
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/** databaseState asked on one of a knex pool's connections, which then serves the pool's first borrower warm (the
+ * warm-up server's, bin/warm-up.ts). */
+export async function poolDatabaseState(db: Knex): Promise<DatabaseState> {
+  const pool = db.client as { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<unknown> };
+  const connection = await pool.acquireConnection();
+  try {
+    return await stateThrough((sql, params) => connection.query(sql, params));
+  } finally {
+    await pool.releaseConnection(connection);
+  }
+}
+
+async function stateThrough(query: Query): Promise<DatabaseState> {
+  const names = migrationNames();
+  try {
+    const { rows: [row] } = await query(CURRENT, [names]);
+    const current = row.applied === names.length && row.recorded === names.length && row.worker_revision === WORKER_REVISION
+      && row.add_jobs_planned === true && row.seeded === true;
+    return { current, autovacuum: row.autovacuum as boolean };
+  } catch {
+    // a table missing (a new database): the full path says which. A new database is where the setting matters most,
+    // so it is still asked for (only on this path: a current one answered above).
+    const autovacuum = await query("select current_setting('autovacuum') = 'on' as on")
+      .then(({ rows: [row] }) => row.on as boolean, () => null);
+    return { current: false, autovacuum };
   }
 }

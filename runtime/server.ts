@@ -28,6 +28,9 @@ export interface ServerOptions {
   schedule?: { crontab: string[]; onStart: string[] };
   port: number;
   host?: string;
+  /** a socket already bound, and maybe listening, in another process (`npm start`'s primary hands one to each API
+   * process: bin/listen-socket.ts): the server accepts from it, and port and host only name its URL */
+  listenOn?: object;
   /** run a graphile-worker pool in this process (default true) */
   worker?: boolean;
   /** start the worker this long after listening instead of before startServer returns (default 0), so that the first
@@ -99,7 +102,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // socket opens, not by the first request. Not awaited: a database not there yet is the first request's to report
   // (and GET /ready's), as before, and listening does not wait for it.
   void options.db.raw('select 1').catch(() => {});
-  const server = createServer(app.listener).listen(options.port, options.host ?? '127.0.0.1');
+  const server = createServer(app.listener);
+  if (options.listenOn) server.listen(options.listenOn);
+  else server.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

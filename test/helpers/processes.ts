@@ -93,7 +93,11 @@ export interface ApiCluster {
 
 /** `npm start` on the database with `processes` API processes (WEB_CONCURRENCY) on a free port: the TypeScript
  * through tsx, or with `compiled` as `npm start` itself runs it (bin/launch.mjs: dist/, built when stale). */
-export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string>; compiled?: boolean; showLogs?: boolean }): Promise<ApiCluster> {
+export async function startApiCluster(databaseUrl: string, o: {
+  processes: number; runWorker: boolean; env?: Record<string, string>; compiled?: boolean; showLogs?: boolean;
+  /** the primary's warm-up server listens (bin/warm-up.ts), before any API process: its base URL */
+  onWarmUp?: (url: string) => void;
+}): Promise<ApiCluster> {
   const port = await freePort();
   const env = { DATABASE_URL: databaseUrl, PORT: String(port), WEB_CONCURRENCY: String(o.processes), RUN_WORKER: String(o.runWorker), ...o.env };
   const primary = o.compiled ? forkTs('bin/launch.mjs', env, ['start'], [], o.showLogs) : forkTs('bin/start.ts', env, [], undefined, o.showLogs);
@@ -104,7 +108,8 @@ export async function startApiCluster(databaseUrl: string, o: { processes: numbe
     started = resolve;
     primary.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before its API processes listened`)));
   });
-  primary.on('message', (m: { type?: string; pid?: number }) => {
+  primary.on('message', (m: { type?: string; pid?: number; url?: string }) => {
+    if (m?.type === 'warm-up-listening') o.onWarmUp?.(`${m.url}/api/v1`);
     if (m?.type !== 'api-listening' || !m.pid) return;
     for (const pid of live) if (!alive(pid)) live.delete(pid);
     live.add(m.pid);

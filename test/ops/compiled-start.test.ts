@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { freePort, startApiCluster } from '../helpers/processes.js';
+import { freePort, killPid, startApiCluster } from '../helpers/processes.js';
+import { Agent, get as httpGet } from 'node:http';
 import { projectRoot } from '../../runtime/project-root.js';
 import { distIsStale, DIST } from '../../bin/dist-sources.mjs';
 import { codeCacheRunner } from '../../bin/build.mjs';
@@ -36,10 +37,12 @@ t('a changed source makes dist/ stale; npm start rebuilds it and serves the API 
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     assert.ok(command.some((arg) => arg === join(DIST, 'bin', 'api-process.cjs')), `the API process runs dist/bin/api-process.cjs: ${command.join(' ')}`);
     assert.not.ok(command.some((arg) => arg.includes('tsx')), 'no tsx at run time');
-    // The first process after a build wrote the code cache once its modules ran (bin/code-cache.cjs), and writes it
-    // again once it has answered its first API request, with that request's functions compiled too.
+    // The first process after a build (here the primary's warm-up server) wrote the code cache once its modules ran
+    // (bin/code-cache.cjs), marked partial; the API process that ran from it writes it again once it has answered its
+    // first API request, with that request's functions compiled too.
     const cache = join(DIST, 'bin', 'api-process.bundle.cjs.v8cache');
     const atStart = statSync(cache);
+    assert.ok(existsSync(`${cache}.partial`), 'the cache is marked partial until a request has run');
     const res = await fetch(`${cluster.url}/accounts/${o.accountId}`, { headers: { authorization: `Bearer ${o.key}` } });
     assert.is(res.status, 200);
     assert.is((await res.json()).id, o.accountId);
@@ -48,6 +51,7 @@ t('a changed source makes dist/ stale; npm start rebuilds it and serves the API 
     const rewritten = statSync(cache);
     assert.ok(rewritten.mtimeMs > atStart.mtimeMs, 'the cache was written again after the first API request');
     assert.ok(rewritten.size > atStart.size, `it holds more compiled code (${atStart.size} -> ${rewritten.size} bytes)`);
+    assert.not.ok(existsSync(`${cache}.partial`), 'and is no longer marked partial');
     const openapi = await fetch(`${cluster.url}/openapi.json`);
     assert.is(openapi.status, 200, 'data files (generated/openapi.json) resolve from the bundle');
     // The primary sums the API processes' metrics with prom-client loaded on demand (bin/prom-aggregator.ts).
@@ -137,6 +141,61 @@ t('the runner reads an ASCII bundle as Latin-1 and any other as UTF-8, settled w
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+t('with DATABASE_URL the primary answers the first requests itself, then hands the socket over without a refused or cut request; a process replaced later accepts from the same socket', async () => {
+  const o = await makeOwner(app.db);
+  // A keep-alive client: the warm-up server answers each connection once (Connection: close), an API process keeps it.
+  const agent = new Agent({ keepAlive: true });
+  const answers: { status: number; connection: string | undefined }[] = [];
+  const failures: string[] = [];
+  let asking = true;
+  let asked: Promise<void> | undefined;
+  const cluster = await startApiCluster(app.databaseUrl, {
+    processes: 1, runWorker: false, compiled: true,
+    onWarmUp: (url) => {
+      // From the moment the warm-up server listens, through the hand-over, one request after another.
+      asked = (async () => {
+        while (asking) {
+          await getAccount(url, o, agent).then((a) => { answers.push(a); }, (e: Error) => { failures.push(e.message); });
+        }
+      })();
+    },
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 300)); // past the hand-over: the API process listens
+    asking = false;
+    assert.ok(asked, 'the primary\'s warm-up server listened before the API process');
+    await asked;
+    assert.equal(failures, [], 'no request was refused or cut');
+    assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers));
+    assert.is(answers[0]?.connection, 'close', 'the first answer came from the warm-up server');
+    assert.is(answers.at(-1)?.connection, 'keep-alive', 'the last came from the API process');
+
+    // The primary kept a copy of the socket from the API process: a connection made while the only API process is
+    // dead waits in the socket's queue and is answered by its replacement.
+    const [pid] = cluster.pids();
+    const replaced = cluster.nextListening();
+    await killPid(pid);
+    const meanwhile = getAccount(cluster.url, o, false);
+    await replaced;
+    assert.is((await meanwhile).status, 200);
+  } finally {
+    agent.destroy();
+    await cluster.stop();
+  }
+});
+
+/** GET /accounts/{id} through node:http (`agent` false: a connection of its own), with the answer's Connection. */
+function getAccount(base: string, o: { accountId: string; key: string }, agent: Agent | false) {
+  return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    const req = httpGet(`${base}/accounts/${o.accountId}`, { agent, headers: { authorization: `Bearer ${o.key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
 
 t('a bad setting checked after the fork stops npm start and the API processes it had started', async () => {
   // The primary forks its API processes before it checks WEBHOOK_ALLOW_PRIVATE_DESTINATIONS (bin/start.ts): the
