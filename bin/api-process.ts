@@ -18,13 +18,13 @@ import type { ApiProcessMessage, PrimaryMessage } from './supervisor.js';
 import type { SocketHandle } from './listen-socket.js';
 import { requestMetrics } from '../runtime/metrics.js';
 import { gatherAcrossCluster } from './cluster-metrics.js';
-import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv } from './process-settings.js';
+import { DRAIN_LIMIT_MS, portFromEnv, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv } from './process-settings.js';
 import { WARM_UP_LOAD } from './warm-up-load.mjs';
 
 const WORKER_START_DELAY_MS = 300;
 const send = (message: ApiProcessMessage, handle?: SocketHandle) => process.send?.(message, handle as never);
 const logger = createLogger();
-const port = Number(process.env.PORT ?? 3000);
+const port = portFromEnv();
 const host = process.env.HOST ?? '127.0.0.1';
 
 // No top-level await: `npm start` runs this file as a CommonJS bundle, compiled from V8's code cache (bin/build.mjs).

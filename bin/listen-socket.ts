@@ -12,10 +12,13 @@ import { getSystemErrorName } from 'node:util';
 /** A socket's handle as child_process passes it between processes (send's second argument): a libuv TCP handle. */
 export type SocketHandle = object;
 
+/** libuv's TCP handle, as far as it is used here. */
+interface TcpHandle { getsockname(out: object): number; close(): void }
+
 // Node's own way of binding a server socket without accepting from it (the cluster module's shared handles use it):
 // a handle that is bound but not listened on in this process.
 const createServerHandle = (net as unknown as {
-  _createServerHandle(address: string, port: number, addressType: number): SocketHandle | number;
+  _createServerHandle(address: string, port: number, addressType: number): TcpHandle | number;
 })._createServerHandle;
 
 export class ListenSocket {
@@ -31,11 +34,15 @@ export class ListenSocket {
   static async bind(port: number, host: string): Promise<ListenSocket> {
     const address = net.isIP(host) ? { address: host, family: net.isIP(host) } : await lookup(host);
     const bound = createServerHandle(address.address, port, address.family);
-    if (typeof bound === 'number') {
-      const code = getSystemErrorName(bound);
+    // libuv reports a port in use at the socket's first listen() or getsockname(), not at bind(): asked here, or the
+    // first API process's listen() would bind the socket to some free port instead.
+    const err = typeof bound === 'number' ? bound : bound.getsockname({});
+    if (err) {
+      if (typeof bound !== 'number') bound.close();
+      const code = getSystemErrorName(err);
       throw new Error(code === 'EADDRINUSE' ? `Port ${port} is already in use; set PORT to another one.` : `Could not bind ${host}:${port}: ${code}`);
     }
-    return new ListenSocket(bound);
+    return new ListenSocket(bound as TcpHandle);
   }
 
   /** the copy an API process is sent */

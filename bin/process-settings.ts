@@ -30,3 +30,12 @@ export function unreadyBeforeCloseMsFromEnv(env: NodeJS.ProcessEnv = process.env
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`SHUTDOWN_UNREADY_SECONDS must be a number of seconds (0 or more), not "${raw}"`);
   return Math.round(seconds * 1000);
 }
+
+/** PORT: the port the API listens on (default 3000; 0: any free port). */
+export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PORT;
+  if (raw === undefined || raw === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (0 to 65535), not "${raw}"`);
+  return port;
+}

