@@ -65,7 +65,7 @@ function down_Account_step_2026_09_02(o: any): any {
 }
 
 function down_EconomicIntelligenceOffer_step_2026_09_02(o: any): any {
-  delete o.auto_renew;
+  o.auto_renew = undefined;
   return o;
 }
 
@@ -75,9 +75,9 @@ function down_Payout_step_2026_09_02(o: any): any {
 }
 
 function down_PayoutMethod_step_2026_09_02(o: any): any {
-  delete o.first_name;
-  delete o.last_name;
-  delete o.country;
+  o.first_name = undefined;
+  o.last_name = undefined;
+  o.country = undefined;
   return o;
 }
 
@@ -87,9 +87,9 @@ function down_Account_step_2026_08_28(o: any): any {
 }
 
 function down_Ad_step_2026_08_28(o: any): any {
-  { const p = o; if (p && "external_accounts" in p) { p.social_accounts = p.external_accounts; delete p.external_accounts; } }
+  { const p = o; if (p && p.external_accounts !== undefined) { p.social_accounts = p.external_accounts; p.external_accounts = undefined; } }
   o = adCopyLanguageObjects.down(o);
-  delete o.translations;
+  o.translations = undefined;
   return o;
 }
 
@@ -99,7 +99,7 @@ function down_Audience_step_2026_08_28(o: any): any {
 }
 
 function down_AudienceEngagementRule_step_2026_08_28(o: any): any {
-  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  { const p = o; if (p && p.external_account_id !== undefined) { p.social_account_id = p.external_account_id; p.external_account_id = undefined; } }
   return o;
 }
 
@@ -116,9 +116,9 @@ function down_DisputeSummary_step_2026_08_28(o: any): any {
 function down_EconomicIntelligenceOffer_step_2026_08_28(o: any): any {
   o = economicIntelligenceDurationKeys.down(o);
   o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o.key = undefined;
+  o.duration = undefined;
+  o.duration_unit = undefined;
   return o;
 }
 
@@ -129,17 +129,17 @@ function down_EconomicIntelligenceRecommendation_step_2026_08_28(o: any): any {
 }
 
 function down_ExternalAccount_step_2026_08_28(o: any): any {
-  { const p = o; if (p && "parent_external_account" in p) { p.parent_social_account = p.parent_external_account; delete p.parent_external_account; } }
+  { const p = o; if (p && p.parent_external_account !== undefined) { p.parent_social_account = p.parent_external_account; p.parent_external_account = undefined; } }
   return o;
 }
 
 function down_ExternalAccountLeadForm_step_2026_08_28(o: any): any {
-  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  { const p = o; if (p && p.external_account_id !== undefined) { p.social_account_id = p.external_account_id; p.external_account_id = undefined; } }
   return o;
 }
 
 function down_ExternalAccountPost_step_2026_08_28(o: any): any {
-  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  { const p = o; if (p && p.external_account_id !== undefined) { p.social_account_id = p.external_account_id; p.external_account_id = undefined; } }
   return o;
 }
 
@@ -149,7 +149,7 @@ function down_PermissionList_step_2026_08_28(o: any): any {
 }
 
 function down_Account_step_2026_08_25(o: any): any {
-  delete o.rewards;
+  o.rewards = undefined;
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
   { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
   { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
@@ -163,9 +163,9 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
 
 function down_Audience_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.source_type === "engagement") p.source_type = "customer_list"; }
-  delete o.engagement;
+  o.engagement = undefined;
   { const p = o; const m: Record<string, string> = {"customer_list":"custom"}; if (p && typeof p.source_type === 'string' && Object.hasOwn(m, p.source_type)) p.source_type = m[p.source_type]; }
-  { const p = o; if (p && "source_type" in p) { p.audience_type = p.source_type; delete p.source_type; } }
+  { const p = o; if (p && p.source_type !== undefined) { p.audience_type = p.source_type; p.source_type = undefined; } }
   return o;
 }
 
@@ -175,13 +175,13 @@ function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
 }
 
 function down_Experiment_step_2026_08_25(o: any): any {
-  delete o.account_id;
+  o.account_id = undefined;
   return o;
 }
 
 function down_ExternalAccountPost_step_2026_08_25(o: any): any {
-  delete o.video_id;
-  delete o.caption;
+  o.video_id = undefined;
+  o.caption = undefined;
   return o;
 }
 
@@ -208,15 +208,15 @@ function down_PartnerReferralRequest_step_2026_08_25(o: any): any {
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentsNative.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
-  delete o.member_id;
-  delete o.payment_method_id;
-  delete o.last_setup_error;
+  o.member_id = undefined;
+  o.payment_method_id = undefined;
+  o.last_setup_error = undefined;
   return o;
 }
 
 function down_SetupIntentStatus_step_2026_08_25(o: any): any {
   o.error_message ??= o.last_setup_error?.message ?? null;
-  delete o.last_setup_error;
+  o.last_setup_error = undefined;
   return o;
 }
 
@@ -226,8 +226,8 @@ function down_Variant_step_2026_08_25(o: any): any {
 }
 
 function down_Ad_step_2026_08_21(o: any): any {
-  delete o.post_id;
-  { const p = o; if (p && "existing_post_id" in p) { p.post_id = p.existing_post_id; delete p.existing_post_id; } }
+  o.post_id = undefined;
+  { const p = o; if (p && p.existing_post_id !== undefined) { p.post_id = p.existing_post_id; p.existing_post_id = undefined; } }
   return o;
 }
 
@@ -250,9 +250,9 @@ function down_Payment_step_2026_08_21(o: any): any {
   o.substatus ??= o.status ?? null;
   { const p = o; const m: Record<string, string> = {"requires_action":"open","failed":"open","processing":"pending","authorized":"pending","succeeded":"paid","refunded":"paid","partially_refunded":"paid","canceled":"void"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
   { const p = o; if (p && p.total && typeof p.total === 'object') p.total = decimalAmount(p.total); } { const p = o; if (p && p.subtotal && typeof p.subtotal === 'object') p.subtotal = decimalAmount(p.subtotal); } { const p = o; if (p && p.discount_amount && typeof p.discount_amount === 'object') p.discount_amount = decimalAmount(p.discount_amount); } { const p = o; if (p && p.tax_amount && typeof p.tax_amount === 'object') p.tax_amount = decimalAmount(p.tax_amount); } { const p = o; if (p && p.refunded_amount && typeof p.refunded_amount === 'object') p.refunded_amount = decimalAmount(p.refunded_amount); } { const p = o; if (p && p.tax_refunded_amount && typeof p.tax_refunded_amount === 'object') p.tax_refunded_amount = decimalAmount(p.tax_refunded_amount); } { const p = o; if (p && p.amount_after_fees && typeof p.amount_after_fees === 'object') p.amount_after_fees = decimalAmount(p.amount_after_fees); } { const p = o; if (p && p.usd_total && typeof p.usd_total === 'object') p.usd_total = decimalAmount(p.usd_total); }
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
-  { const p = o; if (p && "last_payment_attempt_at" in p) { p.last_payment_attempt = p.last_payment_attempt_at; delete p.last_payment_attempt_at; } }
-  { const p = o; if (p && "next_payment_attempt_at" in p) { p.next_payment_attempt = p.next_payment_attempt_at; delete p.next_payment_attempt_at; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
+  { const p = o; if (p && p.last_payment_attempt_at !== undefined) { p.last_payment_attempt = p.last_payment_attempt_at; p.last_payment_attempt_at = undefined; } }
+  { const p = o; if (p && p.next_payment_attempt_at !== undefined) { p.next_payment_attempt = p.next_payment_attempt_at; p.next_payment_attempt_at = undefined; } }
   return o;
 }
 
@@ -277,13 +277,13 @@ function down_Payout_step_2026_08_21(o: any): any {
 function down_Refund_step_2026_08_21(o: any): any {
   o.currency ??= o.amount?.currency ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.original_amount && typeof p.original_amount === 'object') p.original_amount = decimalAmount(p.original_amount); }
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   return o;
 }
 
 function down_Webhook_step_2026_08_14(o: any): any {
-  { const p = o; if (p && "account_id" in p) { p.resource_id = p.account_id; delete p.account_id; } }
-  { const p = o; if (p && "include_connected_accounts" in p) { p.child_resource_events = p.include_connected_accounts; delete p.include_connected_accounts; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.resource_id = p.account_id; p.account_id = undefined; } }
+  { const p = o; if (p && p.include_connected_accounts !== undefined) { p.child_resource_events = p.include_connected_accounts; p.include_connected_accounts = undefined; } }
   return o;
 }
 
@@ -294,13 +294,13 @@ function down_Account_step_2026_08_07(o: any): any {
 
 function down_AccountBalance_step_2026_08_07(o: any): any {
   o = balancesInTransit.down(o);
-  delete o.in_transit;
+  o.in_transit = undefined;
   return o;
 }
 
 function down_CurrencyBalance_step_2026_08_07(o: any): any {
   o = balancesInTransit.down(o);
-  delete o.in_transit;
+  o.in_transit = undefined;
   return o;
 }
 
@@ -311,7 +311,7 @@ function down_LedgerAccount_step_2026_08_07(o: any): any {
 
 function down_PromoCode_step_2026_08_07(o: any): any {
   o = promoCodesNative.down(o);
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   return o;
 }
 
@@ -323,7 +323,7 @@ function down_User_step_2026_08_07(o: any): any {
 function down_UserBalance_step_2026_08_07(o: any): any {
   if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_CurrencyBalance_step_2026_08_07);
   o = balancesInTransit.down(o);
-  delete o.in_transit;
+  o.in_transit = undefined;
   return o;
 }
 
@@ -333,19 +333,19 @@ function down_Verification_step_2026_08_07(o: any): any {
 }
 
 function down_Webhook_step_2026_08_07(o: any): any {
-  { const p = o; if (p && "secret" in p) { p.webhook_secret = p.secret; delete p.secret; } }
+  { const p = o; if (p && p.secret !== undefined) { p.webhook_secret = p.secret; p.secret = undefined; } }
   return o;
 }
 
 function down_Account_step_2026_07_30(o: any): any {
   o.parent_account_id ??= o.parent_account?.id ?? null;
-  delete o.parent_account;
+  o.parent_account = undefined;
   return o;
 }
 
 function down_CardTransaction_step_2026_07_30(o: any): any {
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   return o;
 }
 
@@ -396,49 +396,49 @@ function down_Shipment_step_2026_07_30(o: any): any {
 }
 
 function down_Member_step_2026_07_23(o: any): any {
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   return o;
 }
 
 function down_Membership_step_2026_07_23(o: any): any {
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
-  { const p = o; if (p && "current_period_start" in p) { p.renewal_period_start = p.current_period_start; delete p.current_period_start; } }
-  { const p = o; if (p && "current_period_end" in p) { p.renewal_period_end = p.current_period_end; delete p.current_period_end; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
+  { const p = o; if (p && p.current_period_start !== undefined) { p.renewal_period_start = p.current_period_start; p.current_period_start = undefined; } }
+  { const p = o; if (p && p.current_period_end !== undefined) { p.renewal_period_end = p.current_period_end; p.current_period_end = undefined; } }
   return o;
 }
 
 function down_CheckoutConfiguration_step_2026_07_22(o: any): any {
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   o = catalogueAccountIdsIsoTimestamps.down(o);
   return o;
 }
 
 function down_Deleted_step_2026_07_22(o: any): any {
   o.success ??= true;
-  delete o.deleted;
+  o.deleted = undefined;
   return o;
 }
 
 function down_PartnerBusiness_step_2026_07_22(o: any): any {
   o.payout_percentage ??= o.payout_percentages?.sales ?? null;
-  delete o.payout_percentages;
+  o.payout_percentages = undefined;
   o.total_volume_usd ??= o.volume_usd?.attributed ?? null;
   o.total_earnings_usd ??= o.earnings_usd?.total ?? null;
-  delete o.volume_usd;
-  delete o.earnings_usd;
+  o.volume_usd = undefined;
+  o.earnings_usd = undefined;
   return o;
 }
 
 function down_PartnerEarning_step_2026_07_22(o: any): any {
   o.receipt_id ??= o.resource?.id ?? null;
   o.product_id ??= o.product?.id ?? null;
-  delete o.resource;
-  delete o.product;
+  o.resource = undefined;
+  o.product = undefined;
   return o;
 }
 
 function down_Product_step_2026_07_22(o: any): any {
-  { const p = o; if (p && "account" in p) { p.company = p.account; delete p.account; } }
+  { const p = o; if (p && p.account !== undefined) { p.company = p.account; p.account = undefined; } }
   return o;
 }
 
@@ -448,7 +448,7 @@ function down_User_step_2026_07_22(o: any): any {
 }
 
 function down_Variant_step_2026_07_22(o: any): any {
-  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && p.account_id !== undefined) { p.company_id = p.account_id; p.account_id = undefined; } }
   return o;
 }
 

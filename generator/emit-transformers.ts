@@ -39,8 +39,11 @@ const moduleOf = (body: { module?: string; converter?: string }): string => {
 function downSnippet(i: Instruction): string | null {
   switch (kindOf(i)) {
     case 'field_added': {
+      // Unset, not deleted: the version's serialiser and JSON.stringify leave an undefined field out alike, and
+      // deleting a property that is not an object's last turns it into a dictionary, slower for every read after
+      // (the serialiser reads each of a page's objects field by field).
       const [p, k] = parentOf('o', i.field_added!.field);
-      return p === 'o' ? `delete o.${k};` : `{ const p = ${p}; if (p) delete p.${k}; }`;
+      return p === 'o' ? `o.${k} = undefined;` : `{ const p = ${p}; if (p) p.${k} = undefined; }`;
     }
     case 'field_removed': {
       const { field, copy_from } = i.field_removed!;
@@ -53,7 +56,8 @@ function downSnippet(i: Instruction): string | null {
       const { from, to } = i.field_renamed!;
       const [p, k] = parentOf('o', to);
       const old = from.split('.').pop()!;
-      return `{ const p = ${p}; if (p && ${lit(k)} in p) { p.${old} = p.${k}; delete p.${k}; } }`;
+      // Unset rather than deleted (see field_added); a field unset is one absent.
+      return `{ const p = ${p}; if (p && p.${k} !== undefined) { p.${old} = p.${k}; p.${k} = undefined; } }`;
     }
     case 'enum_value_added': {
       const { field, value, fallback } = i.enum_value_added!;
