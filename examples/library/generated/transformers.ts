@@ -3,7 +3,7 @@
 import { decimalAmount } from '../../../runtime/decimal-money.js';
 
 function down_Loan_step_2026_03_01(o: any): any {
-  { const p = o; if (p && "due_date" in p) { p.due_at = p.due_date; delete p.due_date; } }
+  { const p = o; if (p && p.due_date !== undefined) { p.due_at = p.due_date; p.due_date = undefined; } }
   return o;
 }
 
