@@ -150,7 +150,7 @@ const START_LIMIT_MS = 120_000;
 const STOP_LIMIT_MS = 60_000;
 
 /** `promise`, or an error naming the step once `ms` have passed without it settling. */
-function withinStep<T>(promise: Promise<T>, ms: number, step: () => string): Promise<T> {
+export function withinStep<T>(promise: Promise<T>, ms: number, step: () => string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${step()}`)), ms);
